@@ -1,0 +1,45 @@
+"""Whole-turn planning over the State protocol: every distinct position a player can reach before the
+decision passes to chance or to someone else.
+
+Games where one turn is several decisions (Hannibal's two dice) are judged far better on the position at
+the end of the turn than after each step: a piece moved onto a stack may only pay off with the stack
+move that follows.
+"""
+
+from __future__ import annotations
+
+from engines.base import GameState, Move
+
+Plan = tuple[list[Move], GameState]
+
+DEFAULT_LIMIT = 4000
+
+
+def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
+    """Distinct end-of-turn positions with one move sequence reaching each, in a deterministic order.
+
+    Past ``limit`` expanded positions the search stops and the positions still mid-turn are returned as
+    they are, so a game with very long turns degrades to shallower plans instead of running away.
+    """
+    player = state.current_player
+    if player is None:
+        return []
+    ends: dict[object, Plan] = {}
+    seen: set[object] = set()
+    frontier: list[Plan] = [([], state)]
+    expanded = 0
+    while frontier and expanded < limit:
+        seq, s = frontier.pop()
+        expanded += 1
+        for move in s.legal_moves():
+            t = s.clone()
+            t.apply(move)
+            key = t.key()
+            if t.current_player != player:
+                ends.setdefault(key, ([*seq, move], t))
+            elif key not in seen:
+                seen.add(key)
+                frontier.append(([*seq, move], t))
+    for seq, s in frontier:  # cut off by the limit: judge them as they stand
+        ends.setdefault(s.key(), (seq, s))
+    return list(ends.values())

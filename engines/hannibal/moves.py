@@ -1,0 +1,127 @@
+"""Hannibal moves and their notation.
+
+Notation (positions absolute, 0..48): ``12-17`` piece move, ``S12-24`` stack move, ``E3`` / ``E45``
+entry of a waiting piece onto that position, ``R3,5`` a roll (smaller die first). The die used is
+implied: by the distance for a piece move or entry, by the stack size for a stack move.
+
+Every possible move object is built once and shared, so generating legal moves allocates nothing and
+membership tests hit the identity fast path.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from engines.base import InvalidMoveError, Move
+
+POSITIONS: Final = 49
+LAST: Final = POSITIONS - 1
+
+PIECE: Final = "piece"
+STACK: Final = "stack"
+ENTRY: Final = "entry"
+
+
+class Step(Move):
+    """One step of a turn: a piece move, a stack move, or an entry (``src`` is -1 for entries)."""
+
+    __slots__ = ("_key", "dst", "kind", "src")
+
+    kind: str
+    src: int
+    dst: int
+
+    def __init__(self, kind: str, src: int, dst: int) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "src", src)
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "_key", (kind, src, dst))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Step) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __str__(self) -> str:
+        if self.kind == ENTRY:
+            return f"E{self.dst}"
+        if self.kind == STACK:
+            return f"S{self.src}-{self.dst}"
+        return f"{self.src}-{self.dst}"
+
+
+class Roll(Move):
+    """A chance move: the two dice, smaller first."""
+
+    __slots__ = ("high", "low")
+
+    low: int
+    high: int
+
+    def __init__(self, a: int, b: int) -> None:
+        object.__setattr__(self, "low", min(a, b))
+        object.__setattr__(self, "high", max(a, b))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Roll) and (self.low, self.high) == (other.low, other.high)
+
+    def __hash__(self) -> int:
+        return hash(("roll", self.low, self.high))
+
+    def __str__(self) -> str:
+        return f"R{self.low},{self.high}"
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+
+PIECE_MOVES: Final = [[Step(PIECE, s, d) for d in range(POSITIONS)] for s in range(POSITIONS)]
+STACK_MOVES: Final = [[Step(STACK, s, d) for d in range(POSITIONS)] for s in range(POSITIONS)]
+ENTRIES: Final = [Step(ENTRY, -1, d) for d in range(POSITIONS)]
+ROLLS: Final = {(a, b): Roll(a, b) for a in range(1, 7) for b in range(a, 7)}
+ROLL_OUTCOMES: Final = [(r, (1 if r.is_double else 2) / 36) for r in ROLLS.values()]
+
+_PATTERN = re.compile(
+    r"""\s*(?:
+        (?P<stack>[sS])?(?P<src>\d{1,2})\s*-\s*(?P<dst>\d{1,2})
+      | [eE](?P<entry>\d{1,2})
+      | [rR](?P<d1>\d)\s*,\s*(?P<d2>\d)
+    )\s*""",
+    re.VERBOSE,
+)
+
+
+def parse(text: str) -> Move:
+    """Turn notation into the shared move object; ``InvalidMoveError`` names what is wrong."""
+    m = _PATTERN.fullmatch(text)
+    if m is None:
+        raise InvalidMoveError(f"not Hannibal notation: {text!r} (expected 12-17, S12-24, E3 or R3,5)")
+    if m["d1"] is not None:
+        a, b = int(m["d1"]), int(m["d2"])
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            raise InvalidMoveError(f"dice run from 1 to 6: {text!r}")
+        return ROLLS[(min(a, b), max(a, b))]
+    if m["entry"] is not None:
+        dst = int(m["entry"])
+        _check_position(dst, text)
+        return ENTRIES[dst]
+    src, dst = int(m["src"]), int(m["dst"])
+    _check_position(src, text)
+    _check_position(dst, text)
+    if src == dst:
+        raise InvalidMoveError(f"a move must change position: {text!r}")
+    return (STACK_MOVES if m["stack"] else PIECE_MOVES)[src][dst]
+
+
+def _check_position(pos: int, text: str) -> None:
+    if not 0 <= pos <= LAST:
+        raise InvalidMoveError(f"positions run from 0 to {LAST}: {text!r}")

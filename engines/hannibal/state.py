@@ -1,0 +1,404 @@
+"""The Hannibal (1974) rules: position, legal steps, and turn bookkeeping.
+
+The specification is ``shared/rules/hannibal.md``; where it and the original text (seed 000) differ,
+the digest's interpretations win and are cited here as I-n:
+
+- I-1: a step uses one die or, while both are unused, the total; a step must be made whenever one is
+  legal, one step at a time (no rule to maximise dice use).
+- I-2: stack moves go backward to the previous two camps too.
+- I-3: pieces arriving home ignore opposing pieces on their own base camp.
+- I-4: entries use one die each, never the total, and may send a lone piece on a track space.
+- I-5: a roll that allows no step passes the turn at once, even on a double.
+
+The board is a list of 49 signed counts (+ yellow, - blue): the hot loops of bots and benchmarks
+run over it, so it is kept flat rather than as objects per position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from engines.base import IllegalMoveError, JsonDict, Move, check_players
+from engines.hannibal.moves import (
+    ENTRIES,
+    ENTRY,
+    LAST,
+    PIECE,
+    PIECE_MOVES,
+    POSITIONS,
+    ROLL_OUTCOMES,
+    STACK,
+    STACK_MOVES,
+    Roll,
+    Step,
+    parse,
+)
+
+PLAYERS: Final = ("yellow", "blue")
+PIECES: Final = 12
+CAMPS: Final = tuple(range(0, POSITIONS, 6))
+BASE: Final = (0, LAST)  # each player's own base camp; the other's is their goal
+_SIGN: Final = (1, -1)
+_START: Final = ((0, 6, 12), (48, 42, 36))
+
+
+def is_camp(pos: int) -> bool:
+    return pos % 6 == 0
+
+
+def location(pos: int) -> str:
+    """The location name used by ``occupancy()`` and board layouts."""
+    return f"pos:{pos}"
+
+
+class State:
+    """A Hannibal position, between rolls (a chance node) or with unused dice to step with."""
+
+    game: Final = "hannibal"
+    players: Final = PLAYERS
+
+    __slots__ = ("_board", "_dice", "_doubles", "_home", "_legal", "_to_move", "_waiting", "_winner")
+
+    def __init__(self, *, first: str = "yellow") -> None:
+        self._board = [0] * POSITIONS
+        for p, positions in enumerate(_START):
+            for pos in positions:
+                self._board[pos] = 4 * _SIGN[p]
+        self._to_move = PLAYERS.index(check_players(first, PLAYERS, "first"))
+        self._dice: list[int] = []
+        self._doubles = False
+        self._waiting = [0, 0]
+        self._home = [0, 0]
+        self._winner: int | None = None
+        self._legal: list[Step] | None = None
+
+    # -- reading the position -------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> str | None:
+        if self._winner is not None or not self._dice:
+            return None
+        return PLAYERS[self._to_move]
+
+    @property
+    def to_move(self) -> str:
+        """Whose turn it is, also at a chance node (who rolls next)."""
+        return PLAYERS[self._to_move]
+
+    @property
+    def winner(self) -> str | None:
+        return None if self._winner is None else PLAYERS[self._winner]
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The unused dice of the current roll, smaller first; empty when a roll is due."""
+        return tuple(self._dice)
+
+    @property
+    def doubles(self) -> bool:
+        return self._doubles
+
+    @property
+    def signed_counts(self) -> tuple[int, ...]:
+        """Count per position, positive for yellow and negative for blue: a compact view for evaluators."""
+        return tuple(self._board)
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable summary, equal exactly when the states are equal (bots deduplicate with it)."""
+        return (tuple(self._board), self._to_move, tuple(self._dice), self._doubles,
+                tuple(self._waiting), tuple(self._home), self._winner)
+
+    def waiting(self, player: str) -> int:
+        return self._waiting[PLAYERS.index(player)]
+
+    def home(self, player: str) -> int:
+        return self._home[PLAYERS.index(player)]
+
+    def at(self, pos: int) -> tuple[str, int] | None:
+        """Owner and count on a position, or ``None`` when it is empty."""
+        v = self._board[pos]
+        if v == 0:
+            return None
+        return (PLAYERS[0], v) if v > 0 else (PLAYERS[1], -v)
+
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    def is_chance(self) -> bool:
+        return self._winner is None and not self._dice
+
+    def returns(self) -> dict[str, float]:
+        if self._winner is None:
+            return {p: 0.0 for p in PLAYERS}
+        return {p: 1.0 if i == self._winner else 0.0 for i, p in enumerate(PLAYERS)}
+
+    def occupancy(self) -> dict[str, tuple[str, int]]:
+        """What the board shows: ``"pos:N"`` -> (owner, count) for occupied positions only.
+
+        Waiting and home pieces are off the board and so not listed.
+        """
+        return {location(pos): owner for pos, owner in self._occupied()}
+
+    def _occupied(self) -> Iterator[tuple[int, tuple[str, int]]]:
+        for pos in range(POSITIONS):
+            owner = self.at(pos)
+            if owner is not None:
+                yield pos, owner
+
+    # -- moves ------------------------------------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if not self.is_chance():
+            return []
+        return list(ROLL_OUTCOMES)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now: the 21 rolls at a chance node, else every legal single step."""
+        if self.is_chance():
+            return [r for r, _ in ROLL_OUTCOMES]
+        return list(self._steps())
+
+    def _steps(self) -> list[Step]:
+        if self._legal is None:
+            self._legal = self._generate() if self._dice and self._winner is None else []
+        return self._legal
+
+    def _generate(self) -> list[Step]:
+        p = self._to_move
+        sign = _SIGN[p]
+        goal = BASE[1 - p]
+        board = self._board
+        dice = self._dice
+        dists = dice if len(dice) == 1 else sorted({dice[0], dice[1], dice[0] + dice[1]})
+        out: list[Step] = []
+        if self._waiting[p]:
+            for d in sorted(set(dice)):  # I-4: one die per entry, never the total
+                dst = d if p == 0 else LAST - d
+                if self._can_land(dst, 1, sign):
+                    out.append(ENTRIES[dst])
+            return out
+        for src in range(POSITIONS):
+            count = board[src] * sign
+            if count <= 0:
+                continue
+            moves = PIECE_MOVES[src]
+            for n in dists:
+                dst = src + sign * n
+                if 0 <= dst <= LAST and (dst == goal or self._can_land(dst, 1, sign)):
+                    out.append(moves[dst])
+                dst = src - sign * n  # backward only onto a camp, never the goal
+                if 0 <= dst <= LAST and dst % 6 == 0 and self._can_land(dst, 1, sign):
+                    out.append(moves[dst])
+            if count >= 2 and src % 6 == 0 and count in dists:
+                stacks = STACK_MOVES[src]
+                for k in (6, 12, -6, -12):  # I-2: either of the next two camps, either way
+                    dst = src + sign * k
+                    if 0 <= dst <= LAST and (dst == goal or self._can_land(dst, count, sign)):
+                        out.append(stacks[dst])
+        return out
+
+    def _can_land(self, dst: int, force: int, sign: int) -> bool:
+        """Landing rules short of reaching home: own or empty is fine; a lone piece on a track space
+        is sent; a camp needs a force of at least one more than its opposing pieces."""
+        opposing = -self._board[dst] * sign
+        if opposing <= 0:
+            return True
+        if dst % 6 == 0:
+            return force > opposing
+        return opposing == 1
+
+    def apply(self, move: Move) -> None:
+        if isinstance(move, Roll):
+            if not self.is_chance():
+                raise IllegalMoveError(f"{move}: no roll is due, {self.to_move} has dice {self._dice}")
+            self._roll(move)
+            return
+        if not isinstance(move, Step) or move not in self._steps():
+            raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
+        self._step(move)
+
+    def _roll(self, roll: Roll) -> None:
+        self._dice = [roll.low, roll.high]
+        self._doubles = roll.is_double
+        self._legal = None
+        if not self._steps():  # I-5: no step at all passes the turn, even on a double
+            self._end_turn(keep_player=False)
+
+    def _step(self, step: Step) -> None:
+        p = self._to_move
+        sign = _SIGN[p]
+        board = self._board
+        if step.kind == PIECE:
+            board[step.src] -= sign
+            used = abs(step.dst - step.src)
+            force = 1
+        elif step.kind == STACK:
+            force = board[step.src] * sign
+            board[step.src] = 0
+            used = force
+        else:
+            self._waiting[p] -= 1
+            used = step.dst if p == 0 else LAST - step.dst
+            force = 1
+        self._land(step.dst, force, p)
+        if used in self._dice:
+            self._dice.remove(used)
+        else:
+            self._dice.clear()  # the total
+        self._legal = None
+        if self._winner is not None:
+            self._dice = []
+            self._doubles = False
+        elif not self._dice or not self._steps():
+            self._end_turn(keep_player=self._doubles)
+
+    def _land(self, dst: int, force: int, p: int) -> None:
+        if dst == BASE[1 - p]:  # I-3: home free, whatever stands on the opponent's base camp
+            self._home[p] += force
+            if self._home[p] == PIECES:
+                self._winner = p
+            return
+        sign = _SIGN[p]
+        opposing = -self._board[dst] * sign
+        if opposing > 0:
+            self._waiting[1 - p] += opposing
+            self._board[dst] = 0
+        self._board[dst] += force * sign
+
+    def _end_turn(self, *, keep_player: bool) -> None:
+        self._dice = []
+        self._doubles = False
+        self._legal = None
+        if not keep_player:
+            self._to_move = 1 - self._to_move
+
+    def _describe_turn(self) -> str:
+        if self._winner is not None:
+            return f"the game is over, {PLAYERS[self._winner]} won"
+        if not self._dice:
+            return f"{self.to_move} must roll first"
+        return f"{self.to_move} to move with dice {', '.join(map(str, self._dice))}"
+
+    def parse_move(self, text: str) -> Move:
+        move = parse(text)
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not legal now ({self._describe_turn()})")
+        return move
+
+    # -- copying and serialising ------------------------------------------------------------------------
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other._board = self._board[:]
+        other._to_move = self._to_move
+        other._dice = self._dice[:]
+        other._doubles = self._doubles
+        other._waiting = self._waiting[:]
+        other._home = self._home[:]
+        other._winner = self._winner
+        other._legal = self._legal  # never mutated in place, so sharing is safe
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def to_json(self) -> JsonDict:
+        return {
+            "game": self.game,
+            "to_move": self.to_move,
+            "dice": list(self._dice),
+            "doubles": self._doubles,
+            "board": {str(pos): [owner, n] for pos, (owner, n) in self._occupied()},
+            "waiting": dict(zip(PLAYERS, self._waiting, strict=True)),
+            "home": dict(zip(PLAYERS, self._home, strict=True)),
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> State:
+        """Rebuild a state, rejecting anything inconsistent (journals can be hand-edited or torn)."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a Hannibal state is a JSON object, got {type(data).__name__}")
+        if data.get("game", "hannibal") != "hannibal":
+            raise ValueError(f"game: expected 'hannibal', got {data.get('game')!r}")
+        s = cls.__new__(cls)
+        s._to_move = PLAYERS.index(check_players(data.get("to_move"), PLAYERS, "to_move"))
+        s._dice = _read_dice(data.get("dice"))
+        doubles = data.get("doubles", False)
+        if not isinstance(doubles, bool):
+            raise ValueError(f"doubles: expected true or false, got {doubles!r}")
+        if doubles and (len(s._dice) == 0 or len(set(s._dice)) != 1):
+            raise ValueError(f"doubles: true but the dice are {s._dice}")
+        s._doubles = doubles
+        s._board = _read_board(data.get("board"))
+        s._waiting = _read_pair(data.get("waiting"), "waiting")
+        s._home = _read_pair(data.get("home"), "home")
+        for i, p in enumerate(PLAYERS):
+            on_board = sum(v * _SIGN[i] for v in s._board if v * _SIGN[i] > 0)
+            total = on_board + s._waiting[i] + s._home[i]
+            if total != PIECES:
+                raise ValueError(f"{p} has {total} pieces (board {on_board}, waiting {s._waiting[i]}, "
+                                 f"home {s._home[i]}); expected {PIECES}")
+        winner = data.get("winner")
+        s._winner = None if winner is None else PLAYERS.index(check_players(winner, PLAYERS, "winner"))
+        if s._winner is not None and s._home[s._winner] != PIECES:
+            raise ValueError(f"winner: {winner} has only {s._home[s._winner]} pieces home")
+        if s._winner is not None and s._dice:
+            raise ValueError(f"dice: the game is over but dice {s._dice} are unused")
+        if s._winner is None and PIECES in s._home:
+            raise ValueError("home: a player has all pieces home but winner is null")
+        s._legal = None
+        return s
+
+    def __repr__(self) -> str:
+        return f"<hannibal.State {self.to_json()}>"
+
+
+def _read_dice(value: object) -> list[int]:
+    if not isinstance(value, list) or len(value) > 2:
+        raise ValueError(f"dice: expected a list of at most two dice, got {value!r}")
+    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value):
+        raise ValueError(f"dice: each die is 1..6, got {value!r}")
+    return sorted(value)
+
+
+def _read_board(value: object) -> list[int]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"board: expected an object of position -> [owner, count], got {value!r}")
+    board = [0] * POSITIONS
+    for key, entry in value.items():
+        if not (isinstance(key, str) and key.isdigit() and 0 <= int(key) <= LAST):
+            raise ValueError(f"board: {key!r} is not a position 0..{LAST}")
+        if not (isinstance(entry, list | tuple) and len(entry) == 2):
+            raise ValueError(f"board.{key}: expected [owner, count], got {entry!r}")
+        owner, count = entry
+        i = PLAYERS.index(check_players(owner, PLAYERS, f"board.{key}"))
+        if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= PIECES):
+            raise ValueError(f"board.{key}: count must be 1..{PIECES}, got {count!r}")
+        pos = int(key)
+        if pos == BASE[1 - i]:
+            raise ValueError(f"board.{key}: {owner} pieces on their goal would be home")
+        board[pos] = count * _SIGN[i]
+    return board
+
+
+def _read_pair(value: object, key: str) -> list[int]:
+    if not isinstance(value, Mapping) or set(value) != set(PLAYERS):
+        raise ValueError(f"{key}: expected {{\"yellow\": n, \"blue\": n}}, got {value!r}")
+    out = []
+    for p in PLAYERS:
+        n = value[p]
+        if not (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= PIECES):
+            raise ValueError(f"{key}.{p}: expected 0..{PIECES}, got {n!r}")
+        out.append(n)
+    return out
+
+
+def new_game(*, first: str = "yellow") -> State:
+    """A new game at its set-up position, ``first`` to roll (a controller may hold a roll-off first)."""
+    return State(first=first)

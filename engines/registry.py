@@ -1,0 +1,89 @@
+"""The list of games with their static facts, so menus, the CLI and generic tests iterate over them.
+
+Engines are imported lazily: listing the games must not pay for importing every rules module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from engines.base import GameState
+
+Evaluator = Callable[[Any, str], float]
+"""``evaluate(state, player)``: higher is better for ``player``; zero-sum games return opposite values."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about one game.
+
+    ``sensing`` names what the table must sense for this game ("matrix" for piece positions,
+    "buttons" for decision-only play); ``hidden`` says whether bots must determinize.
+    """
+
+    name: str
+    title: str
+    players: tuple[str, ...]
+    min_players: int
+    max_players: int
+    chance: bool
+    hidden: bool
+    sensing: tuple[str, ...]
+    module: str
+    evaluator: str | None = None
+
+    def evaluation(self) -> Evaluator | None:
+        """The game's position evaluation for the heuristic and MCTS bots, if it has one."""
+        if self.evaluator is None:
+            return None
+        module, _, name = self.evaluator.partition(":")
+        fn: Evaluator = getattr(importlib.import_module(module), name)
+        return fn
+
+    def load(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+    def new_game(self, **options: Any) -> GameState:
+        factory: Callable[..., GameState] = self.load().new_game
+        return factory(**options)
+
+
+_GAMES: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> None:
+    if info.name in _GAMES:
+        raise ValueError(f"game {info.name!r} registered twice")
+    _GAMES[info.name] = info
+
+
+def games() -> list[GameInfo]:
+    return list(_GAMES.values())
+
+
+def get_game(name: str) -> GameInfo:
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise KeyError(f"unknown game {name!r} (known: {known})") from None
+
+
+register(
+    GameInfo(
+        name="hannibal",
+        title="Hannibal (1974)",
+        players=("yellow", "blue"),
+        min_players=2,
+        max_players=2,
+        chance=True,
+        hidden=False,
+        sensing=("matrix", "buttons"),
+        module="engines.hannibal",
+        evaluator="engines.hannibal.heuristic:evaluate",
+    )
+)
