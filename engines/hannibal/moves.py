@@ -31,6 +31,7 @@ class Step(Move):
     kind: str
     src: int
     dst: int
+    _key: tuple[str, int, int]
 
     def __init__(self, kind: str, src: int, dst: int) -> None:
         object.__setattr__(self, "kind", kind)

@@ -22,7 +22,6 @@ from typing import Any, Final
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
 from engines.hannibal.moves import (
     ENTRIES,
-    ENTRY,
     LAST,
     PIECE,
     PIECE_MOVES,

@@ -1,0 +1,42 @@
+"""The project's own rules about code: lint and types clean, engines import only the standard library."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HARDWARE = {"controller", "sim_hardware", "firmware_bridge", "hw_config", "gpiozero", "luma", "serial",
+            "transitions", "RPi", "lgpio", "PIL"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_engines_import_only_the_standard_library() -> None:
+    allowed = set(sys.stdlib_module_names) | {"engines"}
+    for path in (ROOT / "engines").rglob("*.py"):
+        bad = _imports(path) - allowed
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+        assert not (_imports(path) & HARDWARE)
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean() -> None:
+    result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
