@@ -24,29 +24,38 @@ ENTRY: Final = "entry"
 
 
 class Step(Move):
-    """One step of a turn: a piece move, a stack move, or an entry (``src`` is -1 for entries)."""
+    """One step of a turn: a piece move, a stack move, or an entry (``src`` is -1 for entries).
 
-    __slots__ = ("_key", "dst", "kind", "src")
+    Steps are interned: ``Step(kind, src, dst)`` always returns the one shared object, so equality and
+    hashing by identity are equality by value, at C speed.
+    """
+
+    __slots__ = ("dst", "kind", "src")
 
     kind: str
     src: int
     dst: int
-    _key: tuple[str, int, int]
 
-    def __init__(self, kind: str, src: int, dst: int) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "src", src)
-        object.__setattr__(self, "dst", dst)
-        object.__setattr__(self, "_key", (kind, src, dst))
+    _interned: dict[tuple[str, int, int], Step] = {}  # noqa: RUF012  # one table for the class
+
+    def __new__(cls, kind: str, src: int, dst: int) -> Step:
+        key = (kind, src, dst)
+        step = cls._interned.get(key)
+        if step is None:
+            if kind not in (PIECE, STACK, ENTRY) or not (-1 <= src <= LAST and 0 <= dst <= LAST):
+                raise ValueError(f"no such step: {key}")
+            step = object.__new__(cls)
+            object.__setattr__(step, "kind", kind)
+            object.__setattr__(step, "src", src)
+            object.__setattr__(step, "dst", dst)
+            cls._interned[key] = step
+        return step
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Step) and self._key == other._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
+    def __reduce__(self) -> tuple[type[Step], tuple[str, int, int]]:
+        return (Step, (self.kind, self.src, self.dst))
 
     def __str__(self) -> str:
         if self.kind == ENTRY:

@@ -40,6 +40,28 @@ CAMPS: Final = tuple(range(0, POSITIONS, 6))
 BASE: Final = (0, LAST)  # each player's own base camp; the other's is their goal
 _SIGN: Final = (1, -1)
 _START: Final = ((0, 6, 12), (48, 42, 36))
+_ALL: Final = (1 << POSITIONS) - 1
+_CAMP_MASK: Final = sum(1 << c for c in CAMPS)
+_GOAL_BIT: Final = (1 << BASE[1], 1 << BASE[0])
+
+
+def _dice_tables() -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]],
+                            dict[tuple[int, ...], dict[int, tuple[int, ...]]]]:
+    """Per unused-dice tuple: the step distances (I-1), the entry dice (I-4), the dice left after a use."""
+    dists: dict[tuple[int, ...], tuple[int, ...]] = {}
+    entry: dict[tuple[int, ...], tuple[int, ...]] = {}
+    after: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+    for a in range(1, 7):
+        dists[(a,)], entry[(a,)], after[(a,)] = (a,), (a,), {a: ()}
+        for b in range(a, 7):
+            dists[(a, b)] = tuple(sorted({a, b, a + b}))
+            entry[(a, b)] = tuple(sorted({a, b}))
+            after[(a, b)] = {a: (b,), b: (a,), a + b: ()}
+    dists[()], entry[()], after[()] = (), (), {}
+    return dists, entry, after
+
+
+_DISTS, _ENTRY_DICE, _AFTER_USE = _dice_tables()
 
 
 def is_camp(pos: int) -> bool:
@@ -57,15 +79,18 @@ class State:
     game: Final = "hannibal"
     players: Final = PLAYERS
 
-    __slots__ = ("_board", "_dice", "_doubles", "_home", "_legal", "_to_move", "_waiting", "_winner")
+    __slots__ = ("_board", "_dice", "_doubles", "_home", "_legal", "_multi", "_occ", "_to_move", "_waiting",
+                 "_winner")
 
     def __init__(self, *, first: str = "yellow") -> None:
         self._board = [0] * POSITIONS
+        self._occ = [0, 0]  # bit masks of the positions each player occupies
+        self._multi = 0  # bit mask of the positions holding two or more pieces
         for p, positions in enumerate(_START):
             for pos in positions:
-                self._board[pos] = 4 * _SIGN[p]
+                self._put(pos, 4 * _SIGN[p])
         self._to_move = PLAYERS.index(check_players(first, PLAYERS, "first"))
-        self._dice: list[int] = []
+        self._dice: tuple[int, ...] = ()
         self._doubles = False
         self._waiting = [0, 0]
         self._home = [0, 0]
@@ -92,7 +117,7 @@ class State:
     @property
     def dice(self) -> tuple[int, ...]:
         """The unused dice of the current roll, smaller first; empty when a roll is due."""
-        return tuple(self._dice)
+        return self._dice
 
     @property
     def doubles(self) -> bool:
@@ -105,7 +130,7 @@ class State:
 
     def key(self) -> tuple[object, ...]:
         """A hashable summary, equal exactly when the states are equal (bots deduplicate with it)."""
-        return (tuple(self._board), self._to_move, tuple(self._dice), self._doubles,
+        return (tuple(self._board), self._to_move, self._dice, self._doubles,
                 tuple(self._waiting), tuple(self._home), self._winner)
 
     def waiting(self, player: str) -> int:
@@ -164,48 +189,57 @@ class State:
         return self._legal
 
     def _generate(self) -> list[Step]:
+        """Legal steps from bit masks: one shift per distance finds every landing square at once.
+
+        A single piece may land anywhere except on opposing camps and opposing stacks on track spaces;
+        its own goal always takes it home (I-3). Only the few stacks on camps are looked at one by one.
+        """
         p = self._to_move
         sign = _SIGN[p]
-        goal = BASE[1 - p]
-        board = self._board
+        own = self._occ[p]
+        ok = (_ALL & ~(self._occ[1 - p] & (_CAMP_MASK | self._multi))) | _GOAL_BIT[p]
         dice = self._dice
-        dists = dice if len(dice) == 1 else sorted({dice[0], dice[1], dice[0] + dice[1]})
         out: list[Step] = []
         if self._waiting[p]:
-            for d in sorted(set(dice)):  # I-4: one die per entry, never the total
+            for d in _ENTRY_DICE[dice]:  # I-4: one die per entry, never the total
                 dst = d if p == 0 else LAST - d
-                if self._can_land(dst, 1, sign):
+                if ok >> dst & 1:
                     out.append(ENTRIES[dst])
             return out
-        for src in range(POSITIONS):
-            count = board[src] * sign
-            if count <= 0:
-                continue
-            moves = PIECE_MOVES[src]
-            for n in dists:
-                dst = src + sign * n
-                if 0 <= dst <= LAST and (dst == goal or self._can_land(dst, 1, sign)):
-                    out.append(moves[dst])
-                dst = src - sign * n  # backward only onto a camp, never the goal
-                if 0 <= dst <= LAST and dst % 6 == 0 and self._can_land(dst, 1, sign):
-                    out.append(moves[dst])
-            if count >= 2 and src % 6 == 0 and count in dists:
-                stacks = STACK_MOVES[src]
+        dists = _DISTS[dice]
+        for n in dists:
+            if p == 0:
+                fwd, back = (own << n) & ok, (own >> n) & ok & _CAMP_MASK
+            else:
+                fwd, back = (own >> n) & ok, (own << n) & ok & _CAMP_MASK
+            step = sign * n
+            while fwd:
+                low = fwd & -fwd
+                fwd ^= low
+                dst = low.bit_length() - 1
+                out.append(PIECE_MOVES[dst - step][dst])
+            while back:  # backward only onto a camp; the goal is never behind
+                low = back & -back
+                back ^= low
+                dst = low.bit_length() - 1
+                out.append(PIECE_MOVES[dst + step][dst])
+        stacks = own & self._multi & _CAMP_MASK
+        if stacks:
+            board = self._board
+            goal = BASE[1 - p]
+            while stacks:
+                low = stacks & -stacks
+                stacks ^= low
+                src = low.bit_length() - 1
+                count = board[src] * sign
+                if count not in dists:
+                    continue
+                moves = STACK_MOVES[src]
                 for k in (6, 12, -6, -12):  # I-2: either of the next two camps, either way
                     dst = src + sign * k
-                    if 0 <= dst <= LAST and (dst == goal or self._can_land(dst, count, sign)):
-                        out.append(stacks[dst])
+                    if 0 <= dst <= LAST and (dst == goal or -board[dst] * sign < count):
+                        out.append(moves[dst])
         return out
-
-    def _can_land(self, dst: int, force: int, sign: int) -> bool:
-        """Landing rules short of reaching home: own or empty is fine; a lone piece on a track space
-        is sent; a camp needs a force of at least one more than its opposing pieces."""
-        opposing = -self._board[dst] * sign
-        if opposing <= 0:
-            return True
-        if dst % 6 == 0:
-            return force > opposing
-        return opposing == 1
 
     def apply(self, move: Move) -> None:
         if isinstance(move, Roll):
@@ -218,7 +252,7 @@ class State:
         self._step(move)
 
     def _roll(self, roll: Roll) -> None:
-        self._dice = [roll.low, roll.high]
+        self._dice = (roll.low, roll.high)
         self._doubles = roll.is_double
         self._legal = None
         if not self._steps():  # I-5: no step at all passes the turn, even on a double
@@ -229,25 +263,22 @@ class State:
         sign = _SIGN[p]
         board = self._board
         if step.kind == PIECE:
-            board[step.src] -= sign
+            self._put(step.src, board[step.src] - sign)
             used = abs(step.dst - step.src)
             force = 1
         elif step.kind == STACK:
             force = board[step.src] * sign
-            board[step.src] = 0
+            self._put(step.src, 0)
             used = force
         else:
             self._waiting[p] -= 1
             used = step.dst if p == 0 else LAST - step.dst
             force = 1
         self._land(step.dst, force, p)
-        if used in self._dice:
-            self._dice.remove(used)
-        else:
-            self._dice.clear()  # the total
+        self._dice = _AFTER_USE[self._dice][used]
         self._legal = None
         if self._winner is not None:
-            self._dice = []
+            self._dice = ()
             self._doubles = False
         elif not self._dice or not self._steps():
             self._end_turn(keep_player=self._doubles)
@@ -262,11 +293,22 @@ class State:
         opposing = -self._board[dst] * sign
         if opposing > 0:
             self._waiting[1 - p] += opposing
-            self._board[dst] = 0
-        self._board[dst] += force * sign
+            self._put(dst, force * sign)
+        else:
+            self._put(dst, self._board[dst] + force * sign)
+
+    def _put(self, pos: int, value: int) -> None:
+        """Set a count and keep the bit masks that move generation reads in step with it."""
+        self._board[pos] = value
+        bit = 1 << pos
+        keep = ~bit
+        occ = self._occ
+        occ[0] = (occ[0] & keep) | (bit if value > 0 else 0)
+        occ[1] = (occ[1] & keep) | (bit if value < 0 else 0)
+        self._multi = (self._multi & keep) | (bit if value >= 2 or value <= -2 else 0)
 
     def _end_turn(self, *, keep_player: bool) -> None:
-        self._dice = []
+        self._dice = ()
         self._doubles = False
         self._legal = None
         if not keep_player:
@@ -291,7 +333,9 @@ class State:
         other = State.__new__(State)
         other._board = self._board[:]
         other._to_move = self._to_move
-        other._dice = self._dice[:]
+        other._dice = self._dice
+        other._occ = self._occ[:]
+        other._multi = self._multi
         other._doubles = self._doubles
         other._waiting = self._waiting[:]
         other._home = self._home[:]
@@ -334,7 +378,11 @@ class State:
         if doubles and (len(s._dice) == 0 or len(set(s._dice)) != 1):
             raise ValueError(f"doubles: true but the dice are {s._dice}")
         s._doubles = doubles
-        s._board = _read_board(data.get("board"))
+        s._board = [0] * POSITIONS
+        s._occ = [0, 0]
+        s._multi = 0
+        for pos, value in enumerate(_read_board(data.get("board"))):
+            s._put(pos, value)
         s._waiting = _read_pair(data.get("waiting"), "waiting")
         s._home = _read_pair(data.get("home"), "home")
         for i, p in enumerate(PLAYERS):
@@ -358,12 +406,12 @@ class State:
         return f"<hannibal.State {self.to_json()}>"
 
 
-def _read_dice(value: object) -> list[int]:
+def _read_dice(value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) > 2:
         raise ValueError(f"dice: expected a list of at most two dice, got {value!r}")
     if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value):
         raise ValueError(f"dice: each die is 1..6, got {value!r}")
-    return sorted(value)
+    return tuple(sorted(value))
 
 
 def _read_board(value: object) -> list[int]:

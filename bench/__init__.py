@@ -1,0 +1,1 @@
+"""Benchmarks: they print numbers and ratios against targets; they never pass or fail a build."""
