@@ -15,6 +15,7 @@ from engines.base import GameState, Move, sample_chance
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
 from engines.registry import games, get_game
+from hw_config import ConfigError, Needs, load_profile
 
 BOTS = ("random", "heuristic", "mcts")
 
@@ -35,7 +36,31 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seeds the dice and the bots (default 1)")
     demo.add_argument("--yellow", choices=BOTS, default="heuristic", help="bot for the first seat")
     demo.add_argument("--blue", choices=BOTS, default="mcts", help="bot for the second seat")
+    check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
+    check.add_argument("profile", help="a profile name (hannibal, hannibal-sim) or a path to a .toml file")
     return parser
+
+
+def game_needs(game: str) -> Needs:
+    """What a profile for ``game`` must provide; ``KeyError`` names the known games."""
+    info = get_game(game)
+    return Needs(info.locations(), info.buttons)
+
+
+def check_config(profile: str) -> int:
+    try:
+        p = load_profile(profile, game_needs)
+    except ConfigError as e:
+        for problem in e.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print(f"{len(e.problems)} problem(s); nothing started", file=sys.stderr)
+        return 2
+    buttons = ", ".join(f"{b.name}=GPIO{b.pin}" if b.pin is not None else f"{b.name}=cell{list(b.cell or ())}"
+                        for b in p.buttons.values())
+    print(f"{p.path}: OK -- {p.name}: game {p.game}, backend {p.backend} ({p.pin_factory}), "
+          f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
+          f"display {p.display.driver} {p.display.width}x{p.display.height}")
+    return 0
 
 
 def demo(game: str, seed: int, seats: Sequence[str]) -> int:
@@ -69,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return demo(args.game, args.seed, (args.yellow, args.blue))
+        if args.command == "check-config":
+            return check_config(args.profile)
     except BrokenPipeError:  # output piped into head: not an error of ours
         sys.stderr.close()
         return 0

@@ -22,7 +22,8 @@ class GameInfo:
     """Static facts about one game.
 
     ``sensing`` names what the table must sense for this game ("matrix" for piece positions,
-    "buttons" for decision-only play); ``hidden`` says whether bots must determinize.
+    "buttons" for decision-only play); ``buttons`` are the ones its flow needs; ``hidden`` says whether
+    bots must determinize.
     """
 
     name: str
@@ -34,7 +35,13 @@ class GameInfo:
     hidden: bool
     sensing: tuple[str, ...]
     module: str
+    buttons: tuple[str, ...] = ()
     evaluator: str | None = None
+
+    def locations(self) -> frozenset[str]:
+        """Every location name ``occupancy()`` can report: what a board layout must map to cells."""
+        names: frozenset[str] = frozenset(self.load().LOCATIONS)
+        return names
 
     def evaluation(self) -> Evaluator | None:
         """The game's position evaluation for the heuristic and MCTS bots, if it has one."""
@@ -84,6 +91,7 @@ register(
         hidden=False,
         sensing=("matrix", "buttons"),
         module="engines.hannibal",
+        buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.hannibal.heuristic:evaluate",
     )
 )

@@ -5,6 +5,7 @@ Rules: ``shared/rules/hannibal.md`` (interpretations I-1..I-5 cited in ``state.p
 """
 
 from engines.hannibal.moves import Roll, Step, parse
-from engines.hannibal.state import CAMPS, PIECES, PLAYERS, State, is_camp, location, new_game
+from engines.hannibal.state import CAMPS, LOCATIONS, PIECES, PLAYERS, State, is_camp, location, new_game
 
-__all__ = ["CAMPS", "PIECES", "PLAYERS", "Roll", "State", "Step", "is_camp", "location", "new_game", "parse"]
+__all__ = ["CAMPS", "LOCATIONS", "PIECES", "PLAYERS", "Roll", "State", "Step", "is_camp", "location", "new_game",
+           "parse"]

@@ -64,6 +64,9 @@ def _dice_tables() -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[i
 _DISTS, _ENTRY_DICE, _AFTER_USE = _dice_tables()
 
 
+LOCATIONS: Final = tuple(f"pos:{pos}" for pos in range(POSITIONS))
+
+
 def is_camp(pos: int) -> bool:
     return pos % 6 == 0
 

@@ -1,0 +1,5 @@
+"""Board profiles and layouts (TOML), validated with every problem named by file and key."""
+
+from hw_config.profile import ConfigError, Needs, Problem, Profile, load_profile
+
+__all__ = ["ConfigError", "Needs", "Problem", "Profile", "load_profile"]

@@ -1,0 +1,380 @@
+"""Board profiles: TOML files naming pins, matrix, buttons, display, timings and the layout they use.
+
+A bad profile must never half-start a table: ``load_profile`` collects every problem it finds, each
+naming the file, the key and what is wrong, and raises them together as one ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PROFILES = HERE / "profiles"
+LAYOUTS = HERE / "layouts"
+
+BACKENDS = ("gpio", "sim")
+PIN_FACTORIES = {"gpio": ("lgpio", "rpigpio"), "sim": ("mock",)}
+DRIVERS = ("ssd1306", "sh1106", "dummy")
+# BCM GPIO numbers usable on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM.
+GPIO_RANGE = range(2, 28)
+I2C_PINS = {1: (2, 3), 0: (0, 1)}
+TIMING_LIMITS: dict[str, tuple[float, float]] = {
+    "scan_hz": (10, 2000),
+    "debounce_scans": (1, 50),
+    "settle_us": (0, 10_000),
+    "settle_s": (0.0, 10.0),
+    "grace_s": (0.0, 60.0),
+    "hold_s": (0.1, 10.0),
+    "message_min_s": (0.0, 10.0),
+}
+TIMING_DEFAULTS: dict[str, float] = {
+    "scan_hz": 200, "debounce_scans": 3, "settle_us": 10, "settle_s": 0.3, "grace_s": 3.0, "hold_s": 1.0,
+    "message_min_s": 1.5,
+}
+SECTIONS: dict[str, set[str]] = {
+    "board": {"name", "game", "backend", "pin_factory", "layout"},
+    "matrix": {"rows", "cols"},
+    "buttons": set(),  # any button name; each value checked below
+    "display": {"driver", "bus", "address", "width", "height"},
+    "timing": set(TIMING_LIMITS),
+}
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.message}"
+
+
+class ConfigError(ValueError):
+    """Every problem found in a profile or its layout; ``str()`` lists one per line."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Button:
+    name: str
+    pin: int | None = None
+    cell: Cell | None = None
+
+
+@dataclass(frozen=True)
+class Display:
+    driver: str
+    bus: int
+    address: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Timing:
+    scan_hz: float
+    debounce_scans: int
+    settle_us: float
+    settle_s: float
+    grace_s: float
+    hold_s: float
+    message_min_s: float
+
+
+@dataclass(frozen=True)
+class Profile:
+    path: Path
+    name: str
+    game: str
+    backend: str
+    pin_factory: str
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    buttons: dict[str, Button]
+    display: Display
+    timing: Timing
+    layout_path: Path
+    cells: dict[Cell, str] = field(default_factory=dict)  # matrix cell -> location name
+
+    @property
+    def locations(self) -> dict[str, Cell]:
+        return {loc: cell for cell, loc in self.cells.items()}
+
+
+def resolve(name_or_path: str) -> Path:
+    """A profile by path, or by name from the shipped profiles (``hannibal`` -> profiles/hannibal.toml)."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return path
+    return PROFILES / f"{name_or_path}.toml"
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a game needs from a table: every location mapped to a cell, and these buttons."""
+
+    locations: frozenset[str]
+    buttons: tuple[str, ...]
+
+
+def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None = None) -> Profile:
+    """Load and validate a profile; ``needs(game)`` says what the profile's game requires (``KeyError``
+    for a game that does not exist). hw_config imports no engine, so the caller supplies it."""
+    path = resolve(str(name_or_path))
+    problems: list[Problem] = []
+    data = _read_toml(path, problems)
+    if data is None:
+        raise ConfigError(problems)
+    checker = _Checker(path, problems)
+    game = data.get("board", {}).get("game") if isinstance(data.get("board"), dict) else None
+    need: Needs | None = None
+    if needs is not None and isinstance(game, str):
+        try:
+            need = needs(game)
+        except KeyError as e:
+            problems.append(Problem(str(path), "board.game", str(e.args[0]) if e.args else f"unknown game {game!r}"))
+    profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [])
+    if problems or profile is None:
+        raise ConfigError(problems)
+    return profile
+
+
+def _read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        problems.append(Problem(str(path), "-", "no such file"))
+    except tomllib.TOMLDecodeError as e:
+        problems.append(Problem(str(path), "-", f"not valid TOML: {e}"))
+    except OSError as e:
+        problems.append(Problem(str(path), "-", f"cannot read: {e.strerror}"))
+    return None
+
+
+class _Checker:
+    """Walks a parsed profile, recording problems instead of stopping at the first."""
+
+    def __init__(self, path: Path, problems: list[Problem]) -> None:
+        self.path = path
+        self.file = str(path)
+        self.problems = problems
+
+    def bad(self, key: str, message: str, file: str | None = None) -> None:
+        self.problems.append(Problem(file or self.file, key, message))
+
+    def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str]) -> Profile | None:
+        for section, value in data.items():
+            if section not in SECTIONS:
+                self.bad(section, f"unknown section (known: {', '.join(SECTIONS)})")
+            elif not isinstance(value, dict):
+                self.bad(section, "must be a table")
+        tables: dict[str, dict[str, Any]] = {}
+        for s in SECTIONS:
+            value = data.get(s)
+            tables[s] = value if isinstance(value, dict) else {}
+        for section, allowed in SECTIONS.items():
+            for key in tables[section] if allowed else ():
+                if key not in allowed:
+                    self.bad(f"{section}.{key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+        board = tables["board"]
+        name = self.text(board, "board", "name", default=self.path.stem)
+        game = self.text(board, "board", "game")
+        backend = self.choice(board, "board", "backend", BACKENDS)
+        pin_factory = self.choice(board, "board", "pin_factory", PIN_FACTORIES.get(backend or "", ()))
+        layout_name = self.text(board, "board", "layout")
+        rows = self.pins(tables["matrix"], "matrix.rows")
+        cols = self.pins(tables["matrix"], "matrix.cols")
+        display = self.display(tables["display"])
+        timing = self.timing(tables["timing"])
+        buttons = self.buttons(tables["buttons"], len(rows), len(cols), needed)
+        self.pins_once(rows, cols, buttons, display)
+        layout_path = self.path
+        if layout_name:  # a shipped layout by name, or a .toml path relative to the profile
+            layout_path = (self.path.parent / layout_name if layout_name.endswith(".toml")
+                           else LAYOUTS / f"{layout_name}.toml")
+        cells = self.layout(layout_path, game, len(rows), len(cols), buttons, locations) if layout_name else {}
+        if self.problems or None in (game, backend, pin_factory, display, timing):
+            return None
+        assert game and backend and pin_factory and display and timing
+        return Profile(self.path, name or self.path.stem, game, backend, pin_factory, tuple(rows), tuple(cols),
+                       buttons, display, timing, layout_path, cells)
+
+    # -- scalar helpers ----------------------------------------------------------------------------------
+
+    def text(self, table: Mapping[str, Any], section: str, key: str, default: str | None = None) -> str | None:
+        value = table.get(key, default)
+        if value is None:
+            self.bad(f"{section}.{key}", "missing")
+        elif not isinstance(value, str) or not value:
+            self.bad(f"{section}.{key}", f"must be a non-empty string, got {value!r}")
+            return None
+        return str(value)
+
+    def choice(self, table: Mapping[str, Any], section: str, key: str, options: tuple[str, ...]) -> str | None:
+        value = self.text(table, section, key)
+        if value is not None and value not in options:
+            self.bad(f"{section}.{key}", f"{value!r} is not one of {', '.join(options) or '(none: fix backend)'}")
+            return None
+        return value
+
+    def integer(self, table: Mapping[str, Any], key: str, name: str, lo: int, hi: int) -> int | None:
+        value = table.get(key)
+        if value is None:
+            self.bad(name, "missing")
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            self.bad(name, f"must be a whole number from {lo} to {hi}, got {value!r}")
+            return None
+        return value
+
+    def pins(self, table: Mapping[str, Any], name: str) -> list[int]:
+        key = name.split(".")[1]
+        value = table.get(key)
+        if not isinstance(value, list) or not value:
+            self.bad(name, "missing or empty: list the BCM GPIO numbers" if value is None else
+                     f"must be a list of BCM GPIO numbers, got {value!r}")
+            return []
+        out = []
+        for i, pin in enumerate(value):
+            if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
+                self.bad(f"{name}[{i}]", f"pin {pin!r} is out of range (BCM GPIO {GPIO_RANGE.start}.."
+                         f"{GPIO_RANGE.stop - 1})")
+            else:
+                out.append(pin)
+        return out
+
+    # -- sections ----------------------------------------------------------------------------------------
+
+    def display(self, table: Mapping[str, Any]) -> Display | None:
+        driver = self.choice(table, "display", "driver", DRIVERS)
+        bus = self.integer(table, "bus", "display.bus", 0, 10)
+        address = self.integer(table, "address", "display.address", 0x03, 0x77)
+        width = self.integer(table, "width", "display.width", 32, 256)
+        height = self.integer(table, "height", "display.height", 16, 128)
+        if driver is None or bus is None or address is None or width is None or height is None:
+            return None
+        return Display(driver, bus, address, width, height)
+
+    def timing(self, table: Mapping[str, Any]) -> Timing | None:
+        values: dict[str, float] = {}
+        ok = True
+        for key, (lo, hi) in TIMING_LIMITS.items():
+            value = table.get(key, TIMING_DEFAULTS[key])
+            if not isinstance(value, int | float) or isinstance(value, bool) or not lo <= value <= hi:
+                self.bad(f"timing.{key}", f"must be a number from {lo} to {hi}, got {value!r}")
+                ok = False
+            else:
+                values[key] = value
+        if not ok:
+            return None
+        return Timing(scan_hz=values["scan_hz"], debounce_scans=int(values["debounce_scans"]),
+                      settle_us=values["settle_us"], settle_s=values["settle_s"], grace_s=values["grace_s"],
+                      hold_s=values["hold_s"], message_min_s=values["message_min_s"])
+
+    def buttons(self, table: Mapping[str, Any], nrows: int, ncols: int, needed: list[str]) -> dict[str, Button]:
+        out: dict[str, Button] = {}
+        for name, spec in table.items():
+            key = f"buttons.{name}"
+            if not isinstance(spec, dict) or len(spec) != 1 or not ({"pin", "cell"} & set(spec)):
+                self.bad(key, f"must be {{ pin = N }} or {{ cell = [row, col] }}, got {spec!r}")
+                continue
+            if "pin" in spec:
+                pin = spec["pin"]
+                if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
+                    self.bad(f"{key}.pin", f"pin {pin!r} is out of range (BCM GPIO 2..27)")
+                    continue
+                out[name] = Button(name, pin=pin)
+            else:
+                cell = self.cell(spec["cell"], f"{key}.cell", nrows, ncols)
+                if cell is not None:
+                    out[name] = Button(name, cell=cell)
+        for name in needed:
+            if name not in table:
+                self.bad(f"buttons.{name}", "missing: the game needs this button")
+        return out
+
+    def cell(self, value: object, key: str, nrows: int, ncols: int, file: str | None = None) -> Cell | None:
+        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)):
+            self.bad(key, f"must be [row, col], got {value!r}", file)
+            return None
+        r, c = value
+        if not (0 <= r < nrows and 0 <= c < ncols):
+            self.bad(key, f"cell [{r}, {c}] is outside the {nrows}x{ncols} matrix", file)
+            return None
+        return (r, c)
+
+    def pins_once(self, rows: list[int], cols: list[int], buttons: dict[str, Button], display: Display | None) -> None:
+        owners: dict[int, str] = {}
+        uses: list[tuple[int, str]] = [(p, f"matrix.rows[{i}]") for i, p in enumerate(rows)]
+        uses += [(p, f"matrix.cols[{i}]") for i, p in enumerate(cols)]
+        uses += [(b.pin, f"buttons.{b.name}.pin") for b in buttons.values() if b.pin is not None]
+        if display is not None and display.driver != "dummy":
+            uses += [(p, f"display (I2C bus {display.bus})") for p in I2C_PINS.get(display.bus, ())]
+        for pin, key in uses:
+            if pin in owners:
+                self.bad(key, f"GPIO {pin} is already used by {owners[pin]}")
+            else:
+                owners[pin] = key
+
+    def layout(self, path: Path, game: str | None, nrows: int, ncols: int, buttons: dict[str, Button],
+               locations: set[str] | None) -> dict[Cell, str]:
+        lfile = str(path)
+        problems: list[Problem] = []
+        data = _read_toml(path, problems)
+        if data is None:
+            self.problems.extend(Problem(self.file, "board.layout", f"{p.file}: {p.message}") for p in problems)
+            return {}
+        if data.get("game") != game:
+            self.bad("game", f"layout is for {data.get('game')!r}, the profile for {game!r}", lfile)
+        if (data.get("rows"), data.get("cols")) != (nrows, ncols):
+            self.bad("rows/cols", f"layout is {data.get('rows')}x{data.get('cols')}, the matrix {nrows}x{ncols}",
+                     lfile)
+        for key in set(data) - {"game", "rows", "cols", "cells", "unused"}:
+            self.bad(key, "unknown key (known: game, rows, cols, cells, unused)", lfile)
+        cells: dict[Cell, str] = {}
+        taken: dict[Cell, str] = {b.cell: f"button {b.name}" for b in buttons.values() if b.cell is not None}
+        raw = data.get("cells")
+        if not isinstance(raw, dict):
+            self.bad("cells", "missing: map each location to [row, col]", lfile)
+            raw = {}
+        for loc, value in raw.items():
+            cell = self.cell(value, f"cells.{loc}", nrows, ncols, lfile)
+            if cell is None:
+                continue
+            if cell in taken:
+                self.bad(f"cells.{loc}", f"cell {list(cell)} is mapped twice (also {taken[cell]})", lfile)
+                continue
+            taken[cell] = loc
+            cells[cell] = loc
+        for i, value in enumerate(data.get("unused", [])):
+            cell = self.cell(value, f"unused[{i}]", nrows, ncols, lfile)
+            if cell is not None:
+                taken.setdefault(cell, "unused")
+        if locations is not None:
+            for loc in sorted(locations - set(raw), key=_natural):
+                self.bad(f"cells.{loc}", "location not mapped to any cell", lfile)
+            for loc in sorted(set(raw) - locations, key=_natural):
+                self.bad(f"cells.{loc}", f"not a location of {game}", lfile)
+        if nrows and ncols:
+            for r in range(nrows):
+                for c in range(ncols):
+                    if (r, c) not in taken:
+                        self.bad("cells", f"cell [{r}, {c}] is not mapped at all (map it or list it in unused)",
+                                 lfile)
+        return cells
+
+
+def _natural(name: str) -> tuple[str, int]:
+    head, _, tail = name.rpartition(":")
+    return (head, int(tail)) if tail.isdigit() else (name, -1)

@@ -1,0 +1,91 @@
+"""``boardkeeper check-config``: shipped profiles pass; each kind of bad profile is named by file and key,
+exits 2, and nothing starts."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
+GOOD = (PROFILES / "hannibal.toml").read_text()
+
+
+def _variant(tmp_path: Path, text: str, name: str = "bad.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("name", ["hannibal", "hannibal-sim"])
+def test_shipped_profiles_pass(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", name]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+BAD: list[tuple[str, str, str, str]] = [
+    # (what, search, replace, expected "key: message" fragment)
+    ("unknown key", "[timing]", "[timing]\nscan_rate = 100", r"timing\.scan_rate: unknown key"),
+    ("unknown section", "[timing]", "[leds]\ncount = 3\n\n[timing]", r"leds: unknown section"),
+    ("out-of-range pin", "rows = [5, 6, 13", "rows = [55, 6, 13", r"matrix\.rows\[0\]: pin 55 is out of range"),
+    ("reserved EEPROM pin", "BACK = { pin = 4 }", "BACK = { pin = 0 }", r"buttons\.BACK\.pin: pin 0 is out of range"),
+    ("duplicate pin in matrix", "cols = [21, 12", "cols = [5, 12", r"matrix\.cols\[0\]: GPIO 5 is already used by "
+     r"matrix\.rows\[0\]"),
+    ("button on a matrix pin", "OK = { pin = 27 }", "OK = { pin = 26 }", r"buttons\.OK\.pin: GPIO 26 is already used"),
+    ("pin clashing with the display's I2C bus", "NEXT = { pin = 22 }", "NEXT = { pin = 3 }",
+     r"display \(I2C bus 1\): GPIO 3 is already used by buttons\.NEXT\.pin"),
+    ("missing button", "PREV = { pin = 23 }\n", "", r"buttons\.PREV: missing: the game needs this button"),
+    ("bad display driver", 'driver = "ssd1306"', 'driver = "ssd9999"', r"display\.driver: 'ssd9999' is not one of"),
+    ("unknown backend", 'backend = "gpio"', 'backend = "usb"', r"board\.backend: 'usb' is not one of"),
+    ("pin factory of another backend", 'pin_factory = "lgpio"', 'pin_factory = "mock"',
+     r"board\.pin_factory: 'mock' is not one of lgpio, rpigpio"),
+    ("timing out of range", "scan_hz = 200", "scan_hz = 0", r"timing\.scan_hz: must be a number from 10"),
+    ("unknown game", 'game = "hannibal"', 'game = "chess"', r"board\.game: unknown game 'chess'"),
+    ("matrix too small for the layout", "rows = [5, 6, 13, 19, 26, 16, 20]", "rows = [5, 6, 13, 19, 26, 16]",
+     r"rows/cols: layout is 7x7, the matrix 6x7"),
+    ("button cell mapped twice", "ROLL = { pin = 17 }", "ROLL = { cell = [0, 0] }",
+     r"cells\.pos:0: cell \[0, 0\] is mapped twice \(also button ROLL\)"),
+    ("button cell outside the matrix", "ROLL = { pin = 17 }", "ROLL = { cell = [9, 0] }",
+     r"buttons\.ROLL\.cell: cell \[9, 0\] is outside the 7x7 matrix"),
+    ("layout that does not exist", 'layout = "hannibal"', 'layout = "nowhere"', r"board\.layout: .*nowhere\.toml"),
+    ("not TOML at all", "[board]", "[board", r": -: not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("what", "search", "replace", "expected"), BAD, ids=[b[0] for b in BAD])
+def test_bad_profile_is_named_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str,
+                                          search: str, replace: str, expected: str) -> None:
+    assert search in GOOD, what
+    path = _variant(tmp_path, GOOD.replace(search, replace, 1))
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(expected, err), err
+    assert str(path) in err or "layouts/hannibal.toml: " in err or "nowhere.toml" in err
+    assert "nothing started" in err
+
+
+def test_layout_problems_name_the_layout_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    layouts = Path(__file__).resolve().parent.parent / "hw_config" / "layouts"
+    text = (layouts / "hannibal.toml").read_text()
+    assert '"pos:48" = [6, 6]' in text
+    _variant(tmp_path, text.replace('"pos:48" = [6, 6]', '"pos:48" = [6, 5]').replace('"pos:3" = [0, 3]\n', ""),
+             "broken-layout.toml")
+    path = _variant(tmp_path, GOOD.replace('layout = "hannibal"', 'layout = "broken-layout.toml"'))
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "broken-layout.toml: cells.pos:48: cell [6, 5] is mapped twice (also pos:47)" in err
+    assert "broken-layout.toml: cells: cell [6, 6] is not mapped at all" in err
+    assert "broken-layout.toml: cells.pos:3: location not mapped to any cell" in err
+
+
+def test_check_config_as_a_process_never_shows_a_traceback(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "\x00\x01 garbage")
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "check-config", str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "not valid TOML" in result.stderr
