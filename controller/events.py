@@ -1,0 +1,50 @@
+"""Events: everything that happens to the controller reaches the flow as one of these, through one queue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class CellChanged:
+    """A debounced change of one matrix cell (closed = a magnet on it); ``location`` per the layout."""
+
+    cell: Cell
+    closed: bool
+    at: float
+    location: str | None = None
+
+
+class Press(Enum):
+    PRESS = "press"
+    RELEASE = "release"
+    HOLD = "hold"
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    button: str
+    kind: Press
+    at: float
+
+
+@dataclass(frozen=True)
+class TimerFired:
+    """A timer set by the flow (settle, grace period, message time) has expired."""
+
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something the hardware layer noticed and the players must be told (a stuck cell, a held button)."""
+
+    message: str
+    at: float
+
+
+Event = CellChanged | ButtonEvent | TimerFired | Fault

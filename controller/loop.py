@@ -1,0 +1,84 @@
+"""The single-consumer event loop: sources and timers only enqueue; one handler consumes, in order.
+
+Nothing runs on a thread here, so a flow never sees two events at once and a fake clock makes every run
+reproducible to the tick.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from controller.clock import Clock
+from controller.events import Event, TimerFired
+
+Source = Callable[[float], Iterable[Event]]
+Handler = Callable[[Event], None]
+
+
+class EventLoop:
+    def __init__(self, clock: Clock, period: float) -> None:
+        self.clock = clock
+        self.period = period
+        self._sources: list[Source] = []
+        self._queue: deque[Event] = deque()
+        self._timers: dict[str, float] = {}
+        self._handler: Handler | None = None
+        self._idle: list[Callable[[], None]] = []
+        self.ticks = 0
+
+    def add_source(self, source: Source) -> None:
+        self._sources.append(source)
+
+    def set_handler(self, handler: Handler) -> None:
+        self._handler = handler
+
+    def after_tick(self, callback: Callable[[], None]) -> None:
+        """Run after each tick's events are consumed (the display refresh, the watchdog)."""
+        self._idle.append(callback)
+
+    def post(self, event: Event) -> None:
+        self._queue.append(event)
+
+    def set_timer(self, name: str, delay: float) -> None:
+        """(Re)arm the one timer of this name; it fires once as ``TimerFired(name)``."""
+        self._timers[name] = self.clock.now() + delay
+
+    def cancel_timer(self, name: str) -> None:
+        self._timers.pop(name, None)
+
+    def timer_pending(self, name: str) -> bool:
+        return name in self._timers
+
+    def tick(self) -> None:
+        now = self.clock.now()
+        self.ticks += 1
+        for source in self._sources:
+            self._queue.extend(source(now))
+        if self._timers:
+            for name, due in sorted(self._timers.items(), key=lambda kv: kv[1]):
+                if due <= now:
+                    del self._timers[name]
+                    self._queue.append(TimerFired(name, now))
+        handler = self._handler
+        while self._queue:
+            event = self._queue.popleft()
+            if handler is not None:
+                handler(event)
+        for callback in self._idle:
+            callback()
+
+    def run(self, until: Callable[[], bool], max_ticks: int | None = None) -> None:
+        """Tick at ``period`` until ``until()`` is true; a late tick resynchronises instead of bursting."""
+        next_tick = self.clock.now()
+        ticks = 0
+        while not until():
+            self.tick()
+            ticks += 1
+            if max_ticks is not None and ticks >= max_ticks:
+                return
+            next_tick += self.period
+            now = self.clock.now()
+            if next_tick < now:
+                next_tick = now
+            self.clock.sleep(next_tick - now)
