@@ -1,55 +1,51 @@
 """The ``boardkeeper`` command line.
 
-Every failure a user can cause (an unknown game, a bad option) ends in one clear line on stderr and
-exit code 2, never a traceback.
+Every failure a user can cause (an unknown game, a bad profile, a broken journal, a bad option) ends in
+one clear line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import importlib
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
-from engines.base import GameState, Move, sample_chance
-from engines.bots import HeuristicBot, MCTSBot, RandomBot
-from engines.bots.match import Bot
-from engines.registry import games, get_game
-from hw_config import ConfigError, Needs, load_profile
+from controller.journal import JournalError
+from controller.screen import Screen
+from controller.table import profile_for
+from engines.registry import games
+from hw_config import ConfigError
 
 BOTS = ("random", "heuristic", "mcts")
 
 
-def make_bot(kind: str, rng: random.Random) -> Bot:
-    if kind == "random":
-        return RandomBot(rng)
-    if kind == "heuristic":
-        return HeuristicBot(rng)
-    return MCTSBot(rng, iterations=32)
+class UsageError(Exception):
+    """A problem with what the user asked for: printed as one line, exit 2."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardkeeper", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="boardkeeper", description="Game master for a sensor-equipped board.")
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="a whole bot-vs-bot game, printed move by move")
+    demo = sub.add_parser("demo", help="a whole bot-vs-bot game on the simulated board, headless")
     demo.add_argument("game", choices=[g.name for g in games()])
     demo.add_argument("--seed", type=int, default=1, help="seeds the dice and the bots (default 1)")
+    demo.add_argument("--journal", type=Path, help="journal file; an unfinished one is resumed (default: temporary)")
+    demo.add_argument("--frames", type=Path, help="save every display frame as PNG in this folder")
     demo.add_argument("--yellow", choices=BOTS, default="heuristic", help="bot for the first seat")
-    demo.add_argument("--blue", choices=BOTS, default="mcts", help="bot for the second seat")
+    demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat")
+    demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
+    demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
     check.add_argument("profile", help="a profile name (hannibal, hannibal-sim) or a path to a .toml file")
     return parser
 
 
-def game_needs(game: str) -> Needs:
-    """What a profile for ``game`` must provide; ``KeyError`` names the known games."""
-    info = get_game(game)
-    return Needs(info.locations(), info.buttons)
-
-
 def check_config(profile: str) -> int:
     try:
-        p = load_profile(profile, game_needs)
+        p = profile_for(profile)
     except ConfigError as e:
         for problem in e.problems:
             print(f"error: {problem}", file=sys.stderr)
@@ -63,29 +59,23 @@ def check_config(profile: str) -> int:
     return 0
 
 
-def demo(game: str, seed: int, seats: Sequence[str]) -> int:
-    info = get_game(game)
-    state: GameState = info.new_game()
-    chance = random.Random(seed)
-    bots = {p: make_bot(kind, random.Random(f"{seed}:{p}")) for p, kind in zip(info.players, seats, strict=True)}
-    print(f"{info.title}: {' vs '.join(f'{p} ({k})' for p, k in zip(info.players, seats, strict=True))}, "
-          f"seed {seed}")
-    line: list[str] = []
-    turn = 0
-    while not state.is_over():
-        player = state.current_player
-        move: Move = sample_chance(state, chance) if player is None else bots[player].choose(state)
-        if player is None:
-            if line:
-                print(" ".join(line))
-            turn += 1
-            line = [f"{turn:4d}. {state.to_json().get('to_move', '')}:", str(move)]
-        else:
-            line.append(str(move))
-        state.apply(move)
-    if line:
-        print(" ".join(line))
-    print(f"winner: {state.winner}")
+def demo(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.mistakes <= 1.0:
+        raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
+    runner = importlib.import_module("sim_hardware.demo")  # the simulation is loaded by name, never imported
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = args.journal or Path(tmp) / "demo.jsonl"
+
+        def echo(screen: Screen) -> None:
+            if not args.quiet:
+                print(screen.text(), end="\n\n")
+
+        result = runner.run_demo(args.seed, journal, frames=args.frames, seats={"yellow": args.yellow,
+                                 "blue": args.blue}, mistakes=args.mistakes, echo=echo)
+        flow = result.table.flow
+        print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
+              f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
+              + (f"  journal: {args.journal}" if args.journal else ""))
     return 0
 
 
@@ -93,9 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            return demo(args.game, args.seed, (args.yellow, args.blue))
+            return demo(args)
         if args.command == "check-config":
             return check_config(args.profile)
+    except (UsageError, JournalError, ConfigError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into head: not an error of ours
         sys.stderr.close()
         return 0

@@ -45,8 +45,11 @@ class GameState(Protocol):
     any other move, which is what makes journals replayable.
     """
 
-    game: str
-    players: tuple[str, ...]
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
 
     @property
     def current_player(self) -> str | None: ...

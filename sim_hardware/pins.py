@@ -41,9 +41,12 @@ class SimBoard:
     # -- what people do ----------------------------------------------------------------------------------
 
     def place(self, cell: Cell, n: int = 1) -> None:
-        self.magnets[cell] = self.magnets.get(cell, 0) + n
+        if n > 0:
+            self.magnets[cell] = self.magnets.get(cell, 0) + n
 
     def lift(self, cell: Cell, n: int = 1) -> None:
+        if n == 0:
+            return
         have = self.magnets.get(cell, 0)
         if have < n:
             raise ValueError(f"cannot lift {n} from cell {cell}: {have} there")
@@ -85,7 +88,7 @@ class SimBoard:
         self.chatter[cell] = self.clock.now() + seconds
 
 
-class WiredMockPin(MockPin):
+class WiredMockPin(MockPin):  # type: ignore[misc]
     """A MockPin that reads the matrix when it is a column and reports its drive when it is a row."""
 
     def __init__(self, factory: SimPinFactory, info: Any) -> None:
@@ -98,7 +101,7 @@ class WiredMockPin(MockPin):
 
     def clear_states(self) -> None:
         super().clear_states()
-        self.states = deque(self.states, maxlen=HISTORY)
+        self.states: deque[Any] = deque(self.states, maxlen=HISTORY)
 
     def _get_state(self) -> bool:
         if self._function == "input":

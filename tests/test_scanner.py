@@ -36,7 +36,7 @@ def _scan(scanner: MatrixScanner, clock: FakeClock, n: int) -> list[CellChanged]
 
 
 def test_a_magnet_closes_exactly_its_cell() -> None:
-    board, scanner, clock = _table()
+    board, scanner, _ = _table()
     board.place((2, 5))
     assert scanner.read() == [0, 0, 1 << 5, 0, 0, 0, 0]
     board.place((6, 0), 4)
@@ -45,7 +45,7 @@ def test_a_magnet_closes_exactly_its_cell() -> None:
 
 
 def test_rows_idle_as_inputs_and_one_is_driven_low_at_a_time() -> None:
-    board, scanner, clock = _table()
+    board, scanner, _ = _table()
     board.place((0, 0))
     scanner.read()
     assert board.low_rows == set()  # all rows released after a pass
@@ -86,7 +86,7 @@ def test_chatter_produces_no_change_when_it_settles_back() -> None:
 
 
 def test_pin_history_is_bounded() -> None:
-    board, scanner, clock = _table()
+    _, scanner, clock = _table()
     _scan(scanner, clock, 500)
     factory = _factory(scanner)
     assert all(len(pin.states) <= HISTORY for pin in factory.pins.values())

@@ -1,0 +1,52 @@
+"""The display: draws screens on a luma device, keeps each message up for a minimum time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.clock import Clock
+from controller.screen import Screen, render
+
+
+class Display:
+    """Shows screens on ``device`` (any luma device: ssd1306, sh1106, dummy).
+
+    A message (``show(..., hold=True)``) stays up at least ``min_s``; screens shown meanwhile wait and
+    the latest one appears when the time is up, so a quick player never misses "turn passes".
+    """
+
+    def __init__(self, device: Any, clock: Clock, min_s: float, echo: Callable[[Screen], None] | None = None) -> None:
+        self.device = device
+        self.clock = clock
+        self.min_s = min_s
+        self.echo = echo
+        self.current: Screen | None = None
+        self.frames = 0
+        self._hold_until = 0.0
+        self._pending: Screen | None = None
+
+    def show(self, screen: Screen, *, hold: bool = False) -> None:
+        now = self.clock.now()
+        if now < self._hold_until and not hold:
+            self._pending = screen
+            return
+        self._pending = None
+        if hold:
+            self._hold_until = now + self.min_s
+        self._draw(screen)
+
+    def refresh(self) -> None:
+        """Called after every loop tick: puts up a waiting screen once the message time is over."""
+        if self._pending is not None and self.clock.now() >= self._hold_until:
+            screen, self._pending = self._pending, None
+            self._draw(screen)
+
+    def _draw(self, screen: Screen) -> None:
+        if screen == self.current:
+            return
+        self.current = screen
+        self.device.display(render(screen, self.device.width, self.device.height))
+        self.frames += 1
+        if self.echo is not None:
+            self.echo(screen)

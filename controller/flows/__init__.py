@@ -1,0 +1,1 @@
+"""One flow per game: a transitions state machine turning sensed events into engine moves."""

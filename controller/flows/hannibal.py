@@ -1,0 +1,438 @@
+"""The Hannibal game flow: what the table senses and the buttons say, turned into engine moves.
+
+Phases (a ``transitions`` machine, Enum states, queued, no auto transitions):
+
+    SETUP --board matches--> ROLL --ROLL--> STEP --move sensed/chosen--> STEP | ROLL | OVER
+    STEP --ambiguous / NEXT--> CHOOSE --OK--> (commit)      STEP/ROLL --BACK--> UNDO --OK--> (take back)
+    ROLL --NEXT--> DICE (physical dice typed in) --OK,OK--> STEP
+    any board phase --board matches nothing after the grace period--> FIXUP --board back--> (where it was)
+
+The flow never decides a rule: every move is the engine's, every commit is journaled (and fsynced)
+before the screen shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+from transitions import Machine
+
+from controller.dice import Dice
+from controller.display import Display
+from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.journal import UNDO, Journal
+from controller.loop import EventLoop
+from controller.move_match import Kind, Projection, fixup_list, label, move_match
+from controller.screen import Screen
+from engines.base import Move
+from engines.hannibal import State, Step
+from engines.hannibal.moves import ENTRY, STACK
+
+NAMES = {"yellow": "Yellow", "blue": "Blue"}
+STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    ROLL = "roll"
+    DICE = "dice"
+    STEP = "step"
+    CHOOSE = "choose"
+    FIXUP = "fixup"
+    UNDO = "undo"
+    OVER = "over"
+
+
+BOARD_PHASES = (Phase.SETUP, Phase.ROLL, Phase.STEP, Phase.CHOOSE, Phase.FIXUP)
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "board_ready", "source": [Phase.SETUP, Phase.FIXUP], "dest": Phase.ROLL,
+     "conditions": "roll_due"},
+    {"trigger": "board_ready", "source": [Phase.SETUP, Phase.FIXUP], "dest": Phase.STEP,
+     "conditions": "step_due"},
+    {"trigger": "board_ready", "source": [Phase.SETUP, Phase.FIXUP], "dest": Phase.OVER},
+    {"trigger": "misplaced", "source": [Phase.SETUP, Phase.ROLL, Phase.STEP, Phase.CHOOSE], "dest": Phase.FIXUP},
+    {"trigger": "rolled", "source": [Phase.ROLL, Phase.DICE], "dest": Phase.STEP, "conditions": "step_due"},
+    {"trigger": "rolled", "source": [Phase.ROLL, Phase.DICE], "dest": Phase.ROLL},
+    {"trigger": "enter_dice", "source": Phase.ROLL, "dest": Phase.DICE},
+    {"trigger": "cancel", "source": [Phase.DICE, Phase.CHOOSE, Phase.UNDO], "dest": Phase.ROLL,
+     "conditions": "roll_due"},
+    {"trigger": "cancel", "source": [Phase.DICE, Phase.CHOOSE, Phase.UNDO], "dest": Phase.STEP},
+    {"trigger": "choose", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP], "dest": Phase.CHOOSE},
+    {"trigger": "committed", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP, Phase.UNDO], "dest": Phase.OVER,
+     "conditions": "game_over"},
+    {"trigger": "committed", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP, Phase.UNDO], "dest": Phase.ROLL,
+     "conditions": "roll_due"},
+    {"trigger": "committed", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP, Phase.UNDO], "dest": Phase.STEP},
+    {"trigger": "ask_undo", "source": [Phase.ROLL, Phase.STEP], "dest": Phase.UNDO},
+]
+
+
+class HannibalFlow:
+    """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
+
+    state: Phase  # set by the transitions machine
+    # triggers the machine adds to the model (declared for the type checker)
+    board_ready: Callable[[], bool]
+    misplaced: Callable[[], bool]
+    rolled: Callable[[], bool]
+    enter_dice: Callable[[], bool]
+    cancel: Callable[[], bool]
+    choose: Callable[[], bool]
+    committed: Callable[[], bool]
+    ask_undo: Callable[[], bool]
+
+    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
+                 settle_s: float, grace_s: float, history: list[State] | None = None,
+                 on_fault: Callable[[str], None] | None = None) -> None:
+        self.game = game
+        self.journal = journal
+        self.display = display
+        self.loop = loop
+        self.dice = dice
+        self.settle_s = settle_s
+        self.grace_s = grace_s
+        self.on_fault = on_fault
+        self.sensed: set[str] = set()
+        self.touched: set[str] = set()
+        self.ignored: set[str] = set()  # sensors the players told us to ignore (stuck)
+        self.candidates: tuple[Move, ...] = ()
+        self.selected = 0
+        self.fixups: tuple[str, ...] = ()
+        self.notice = ""
+        self.undo_stack: list[State] = list(history or [])
+        self._entered_dice: list[int] = []
+        self._projection: Projection | None = None
+        self._deviated_at: float | None = None
+        self._last_placed = False
+        self._fixup_since: tuple[tuple[str, ...], float] | None = None
+        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
+                               queued=True, auto_transitions=False, after_state_change="redraw")
+        self.redraw()
+
+    def start(self) -> None:
+        """Judge the board as it stands (a resumed game may already be set up)."""
+        self._judge(placed=False, confirm=True, settled=True)
+        self.redraw()
+
+    # -- conditions ---------------------------------------------------------------------------------------
+
+    def game_over(self) -> bool:
+        return self.game.is_over()
+
+    def roll_due(self) -> bool:
+        return self.game.is_chance()
+
+    def step_due(self) -> bool:
+        return self.game.current_player is not None
+
+    @property
+    def phase(self) -> Phase:
+        return self.state
+
+    # -- the board ----------------------------------------------------------------------------------------
+
+    def projection(self) -> Projection:
+        if self._projection is None:
+            moves = [] if self.game.is_chance() or self.game.is_over() else self.game.legal_moves()
+            self._projection = Projection.of(self.game, moves)
+        return self._projection
+
+    def seen(self) -> frozenset[str]:
+        """The sensed board, with ignored sensors read as the engine expects them."""
+        expected = self.projection().before_set
+        return frozenset((self.sensed - self.ignored) | (expected & self.ignored))
+
+    def board_matches(self) -> bool:
+        return self.seen() == self.projection().before_set
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, CellChanged):
+            self._cell(event)
+        elif isinstance(event, ButtonEvent):
+            if event.kind is Press.PRESS:
+                self._button(event.button)
+        elif isinstance(event, TimerFired):
+            self._timer(event.name)
+        elif isinstance(event, Fault):
+            self._fault(event.message)
+
+    def _cell(self, event: CellChanged) -> None:
+        if event.location is None:
+            return
+        if event.closed:
+            self.sensed.add(event.location)
+        else:
+            self.sensed.discard(event.location)
+        self.touched.add(event.location)
+        self._last_placed = event.closed
+        self.loop.set_timer("settle", self.settle_s)
+        self.loop.set_timer("quiet", self.grace_s)
+        if self.board_matches():
+            self._deviated_at = None
+            self.loop.cancel_timer("grace")
+        elif self._deviated_at is None:
+            self._deviated_at = event.at
+            self.loop.set_timer("grace", self.grace_s)
+        self._judge(placed=event.closed, confirm=False)
+
+    def _timer(self, name: str) -> None:
+        if name == "settle" and self._last_placed:
+            # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
+            # in the air, so a lift-only board is judged when it has been quiet for the grace period.
+            self._judge(placed=False, confirm=True, settled=True)
+        elif name in ("grace", "quiet"):
+            self._judge(placed=False, confirm=True, settled=True)
+        elif name == "stuck":
+            self._check_stuck()
+
+    def _button(self, button: str) -> None:
+        phase = self.state
+        self.notice = ""
+        if phase is Phase.ROLL:
+            if button == "ROLL":
+                self._roll()
+            elif button in ("NEXT", "PREV"):
+                self._entered_dice = [1]
+                self.enter_dice()
+            elif button == "BACK" and self.undo_stack:
+                self.ask_undo()
+        elif phase is Phase.DICE:
+            self._dice_button(button)
+        elif phase is Phase.STEP:
+            if button == "OK":
+                self._judge(placed=False, confirm=True, settled=True, pressed_ok=True)
+            elif button in ("NEXT", "PREV"):
+                self._offer(tuple(self.game.legal_moves()), manual=True)
+            elif button == "BACK" and self.undo_stack:
+                self.ask_undo()
+        elif phase is Phase.CHOOSE:
+            if button == "NEXT":
+                self.selected = (self.selected + 1) % len(self.candidates)
+                self.redraw()
+            elif button == "PREV":
+                self.selected = (self.selected - 1) % len(self.candidates)
+                self.redraw()
+            elif button == "OK":
+                self._commit(self.candidates[self.selected])
+            elif button == "BACK":
+                self.cancel()
+        elif phase is Phase.UNDO:
+            if button == "OK":
+                self._undo()
+            elif button == "BACK":
+                self.cancel()
+        elif phase is Phase.FIXUP and button == "OK" and self._stuck_location() is not None:
+            location = self._stuck_location()
+            assert location is not None
+            self.ignored.add(location)
+            self._log(f"sensor at {label(location)} ignored on the players' word")
+            self._judge(placed=False, confirm=True, settled=True)
+        else:
+            self.redraw()
+
+    def _fault(self, message: str) -> None:
+        self.notice = message
+        self._log(message)
+        self.redraw()
+
+    # -- judging the board --------------------------------------------------------------------------------
+
+    def _judge(self, *, placed: bool, confirm: bool, settled: bool = False, pressed_ok: bool = False) -> None:
+        phase = self.state
+        if phase not in BOARD_PHASES:
+            return
+        if phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
+            self._judge_still(settled)
+            return
+        match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok)
+        if match.kind is Kind.IDLE:
+            if settled:
+                self.touched.clear()
+            if phase is Phase.FIXUP:
+                self.board_ready()
+            elif pressed_ok:
+                self.notice = "No move seen: move a piece, or NEXT for the list"
+                self.redraw()
+            return
+        if match.kind is Kind.MOVE and match.move is not None and (placed or confirm or pressed_ok):
+            self._commit(match.move)
+        elif match.kind is Kind.CHOOSE and (settled or pressed_ok):
+            if phase is not Phase.CHOOSE or self.candidates != match.candidates:
+                self._offer(match.candidates)
+        elif match.kind is Kind.FIXUP and self._grace_over():
+            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+
+    def _judge_still(self, settled: bool) -> None:
+        """SETUP, ROLL: no move may happen, the board must show the engine's position."""
+        if self.board_matches():
+            self.touched.clear()
+            if self.state in (Phase.SETUP, Phase.FIXUP):
+                self.board_ready()
+            return
+        if self.state is Phase.SETUP or self._grace_over():
+            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+
+    def _grace_over(self) -> bool:
+        return self._deviated_at is not None and self.loop.clock.now() - self._deviated_at >= self.grace_s - 1e-9
+
+    def _show_fixups(self, fixups: tuple[str, ...]) -> None:
+        if self.state is not Phase.FIXUP and self.state is not Phase.SETUP:
+            self.misplaced()
+        if fixups != self.fixups:
+            self.fixups = fixups
+            self._fixup_since = (fixups, self.loop.clock.now())
+            self.loop.set_timer("stuck", STUCK_S)
+            self.redraw()
+
+    def _stuck_location(self) -> str | None:
+        """A fix-up that has said "lift N" unchanged for STUCK_S: the sensor at N may be stuck closed."""
+        if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
+            return None
+        lifts = [f.split()[1] for f in self.fixups if f.startswith("lift ")]
+        matches = [loc for loc in self.seen() - self.projection().before_set if label(loc) in lifts]
+        return matches[0] if len(matches) == 1 else None
+
+    def _check_stuck(self) -> None:
+        location = self._stuck_location()
+        if location is not None and self.state in (Phase.FIXUP, Phase.SETUP):
+            self._fault(f"sensor {label(location)} stuck? OK = ignore it")
+
+    # -- actions ------------------------------------------------------------------------------------------
+
+    def _roll(self) -> None:
+        if not self.board_matches():
+            self.notice = "Fix the board before rolling"
+            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+            return
+        self._apply(self.dice.roll(self.game))
+
+    def _dice_button(self, button: str) -> None:
+        """Physical dice typed in: NEXT/PREV set the die shown, OK takes it; two dice make the roll."""
+        if button == "BACK":
+            self.cancel()
+            return
+        if button in ("NEXT", "PREV"):
+            delta = 1 if button == "NEXT" else -1
+            self._entered_dice[-1] = (self._entered_dice[-1] - 1 + delta) % 6 + 1
+        elif button == "OK":
+            if len(self._entered_dice) == 2:
+                a, b = self._entered_dice
+                self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"))
+                return
+            self._entered_dice.append(1)
+        self.redraw()
+
+    def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
+        if not candidates:
+            return
+        self.candidates = candidates
+        self.selected = 0
+        self.notice = "Pick the move you made" if not manual else "Pick a move, then do it"
+        if self.state is Phase.CHOOSE:
+            self.redraw()
+        else:
+            self.choose()
+
+    def _commit(self, move: Move) -> None:
+        before = self.game
+        self.undo_stack.append(before.clone())
+        if isinstance(move, Step):
+            self.notice = self._checklist(before, move)
+        self._apply(move)
+
+    def _apply(self, move: Move) -> None:
+        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""
+        player = self.game.to_move
+        after = self.game.clone()
+        after.apply(move)
+        if self.game.is_chance():
+            self.undo_stack.clear()
+        self.journal.append(player, str(move), after.to_json())
+        was_chance = self.game.is_chance()
+        self.game = after
+        self._projection = None
+        self.touched.clear()
+        self.fixups = ()
+        self.candidates = ()
+        self.loop.cancel_timer("grace")
+        self.loop.cancel_timer("settle")
+        self.loop.cancel_timer("quiet")
+        self._deviated_at = None
+        if was_chance:
+            if after.is_chance():
+                self.notice = f"{NAMES[player]} rolled {move}: no move, turn passes"
+            self.rolled()
+            self.display.show(self.screen(), hold=after.is_chance())
+        else:
+            self.committed()
+        if not self.board_matches():  # a move chosen from the menu: now do it on the board
+            self._deviated_at = self.loop.clock.now()
+            self.loop.set_timer("grace", self.grace_s)
+
+    def _undo(self) -> None:
+        previous = self.undo_stack.pop()
+        player = self.game.to_move
+        self.journal.append(player, UNDO, previous.to_json())
+        self.game = previous
+        self._projection = None
+        self.touched.clear()
+        self.notice = "Taken back: put the pieces back"
+        self.committed()
+        if not self.board_matches():
+            self._deviated_at = self.loop.clock.now()
+            self.loop.set_timer("grace", self.grace_s)
+
+    def _checklist(self, before: State, step: Step) -> str:
+        """Sends and entries have several physical actions: say them."""
+        parts = []
+        landing = before.at(step.dst)
+        if landing is not None and landing[0] != before.to_move and step.dst not in (0, 48):
+            parts.append(f"{NAMES[landing[0]]} {landing[1]} off {step.dst} to wait")
+        if step.kind == ENTRY:
+            parts.append(f"piece from waiting to {step.dst}")
+        if step.kind == STACK:
+            parts.append(f"whole stack {step.src}->{step.dst}")
+        return "; ".join(parts)
+
+    def _log(self, message: str) -> None:
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    # -- screens ------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        self.display.show(self.screen())
+
+    def screen(self) -> Screen:
+        g = self.game
+        who = NAMES[g.to_move]
+        score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
+        phase = self.state
+        notice = (self.notice,) if self.notice else ()
+        if phase is Phase.SETUP:
+            return Screen("Set up the board", self.fixups or ("Board OK",), footer="Hannibal")
+        if phase is Phase.FIXUP:
+            return Screen("Fix the board", self.fixups + notice, footer="then play on")
+        if phase is Phase.ROLL:
+            return Screen(f"{who}: press ROLL", (*notice, *score), footer="NEXT: own dice")
+        if phase is Phase.DICE:
+            shown = tuple(self._entered_dice)
+            return Screen(f"{who}: your dice", (f"Die {len(shown)}: {shown[-1]}", "NEXT/PREV change"),
+                          dice=shown, footer="OK next, BACK cancel")
+        if phase is Phase.STEP:
+            hint = "Enter a piece" if g.waiting(g.to_move) else "Move (OK if hidden)"
+            return Screen(f"{who} to move", (*notice, hint, *score), dice=g.dice, footer="NEXT: list  BACK: undo")
+        if phase is Phase.CHOOSE:
+            return Screen("Which move?", tuple(str(m) for m in self.candidates), selected=self.selected,
+                          footer="NEXT/PREV, OK")
+        if phase is Phase.UNDO:
+            last = self.undo_stack[-1] if self.undo_stack else None
+            return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
+                                         "the last step"), footer="OK yes, BACK no")
+        winner = g.winner or ""
+        return Screen(f"{NAMES.get(winner, winner)} wins!", score, footer="Game over")

@@ -1,0 +1,196 @@
+"""The game journal: JSON Lines, one fsynced line per applied move, replayable and resumable.
+
+Format (DESIGN.md): a header ``{"game", "options", "seed"?, "started"}``, then one line per applied move
+``{"seq", "player", "move", "state"}`` where ``move`` is the engine notation and ``state`` is
+``to_json()`` after it. A roll is written (and fsynced) before it is shown, so a power cut never
+re-rolls a die. A takeback is journaled too, as ``"move": "undo"`` with the restored state: the file is
+append-only, so nothing already written is ever rewritten.
+
+A power cut can tear the last line. Reading tolerates exactly that: a last line without its newline or
+that is not JSON is dropped (and cut off the file before appending). Anything else broken is an error
+naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engines.base import GameState
+from engines.registry import get_game
+
+UNDO = "undo"
+
+
+class JournalError(ValueError):
+    """The journal cannot be trusted; the message names the file and line."""
+
+
+@dataclass
+class Entry:
+    seq: int
+    player: str
+    move: str
+    state: dict[str, Any]
+
+
+@dataclass
+class Contents:
+    header: dict[str, Any]
+    entries: list[Entry] = field(default_factory=list)
+    torn: bool = False  # a torn last line was dropped
+    good_bytes: int = 0  # length of the trustworthy prefix of the file
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.entries) and self.entries[-1].state.get("winner") is not None
+
+
+def read(path: Path) -> Contents:
+    """Parse a journal, dropping only a torn last line; ``JournalError`` for anything else."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read: {e.strerror}") from None
+    lines = data.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]  # tail: bytes after the last newline (torn, or empty)
+    torn = bool(tail.strip())
+    good = len(data) - len(tail)
+    parsed: list[tuple[int, Any]] = []
+    for i, raw in enumerate(complete, start=1):
+        if not raw.strip():
+            raise JournalError(f"{path}:{i}: empty line")
+        try:
+            parsed.append((i, json.loads(raw)))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            if i == len(complete) and not torn:  # torn inside the last line, newline written early
+                torn, good = True, good - len(raw) - 1
+                break
+            raise JournalError(f"{path}:{i}: not JSON ({e})") from None
+    if not parsed:
+        raise JournalError(f"{path}: no header line")
+    header = _header(path, parsed[0][1])
+    contents = Contents(header, torn=torn, good_bytes=good)
+    for i, obj in parsed[1:]:
+        contents.entries.append(_entry(path, i, obj, len(contents.entries) + 1))
+    return contents
+
+
+def _header(path: Path, obj: Any) -> dict[str, Any]:
+    if not isinstance(obj, dict) or not isinstance(obj.get("game"), str) or not isinstance(obj.get("options"), dict):
+        raise JournalError(f"{path}:1: not a journal header (needs \"game\" and \"options\")")
+    try:
+        get_game(obj["game"])
+    except KeyError as e:
+        raise JournalError(f"{path}:1: {e.args[0]}") from None
+    return obj
+
+
+def _entry(path: Path, line: int, obj: Any, expected_seq: int) -> Entry:
+    if not isinstance(obj, dict):
+        raise JournalError(f"{path}:{line}: expected an object, got {type(obj).__name__}")
+    missing = [k for k in ("seq", "player", "move", "state") if k not in obj]
+    if missing:
+        raise JournalError(f"{path}:{line}: missing {', '.join(missing)}")
+    if obj["seq"] != expected_seq:
+        raise JournalError(f"{path}:{line}: seq {obj['seq']!r}, expected {expected_seq}")
+    if not isinstance(obj["move"], str) or not isinstance(obj["player"], str) or not isinstance(obj["state"], dict):
+        raise JournalError(f"{path}:{line}: move and player must be strings, state an object")
+    return Entry(obj["seq"], obj["player"], obj["move"], obj["state"])
+
+
+def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
+    """Re-apply every move from the header's new game, checking each recorded state; returns the states
+    after each line (index 0 = the new game). An undo line restores the state before the last step."""
+    where = str(path or "journal")
+    info = get_game(contents.header["game"])
+    try:
+        state = info.new_game(**contents.header["options"])
+    except (TypeError, ValueError) as e:
+        raise JournalError(f"{where}:1: bad options: {e}") from None
+    states = [state.clone()]
+    undo_stack: list[GameState] = []
+    for line, entry in enumerate(contents.entries, start=2):
+        if entry.move == UNDO:
+            if not undo_stack:
+                raise JournalError(f"{where}:{line}: undo with nothing to take back")
+            state = undo_stack.pop()
+        else:
+            try:
+                move = state.parse_move(entry.move)
+            except ValueError as e:
+                raise JournalError(f"{where}:{line}: {e}") from None
+            if state.is_chance():
+                undo_stack.clear()  # a roll: steps before it can no longer be taken back
+            else:
+                undo_stack.append(state.clone())
+            state.apply(move)
+        if state.to_json() != entry.state:
+            raise JournalError(f"{where}:{line}: recorded state differs from the replayed one after {entry.move}")
+        states.append(state.clone())
+    return states
+
+
+class Journal:
+    """Appends lines durably. Open with ``create`` for a new game or ``resume`` for an unfinished one."""
+
+    def __init__(self, path: Path, header: dict[str, Any], seq: int) -> None:
+        self.path = path
+        self.header = header
+        self.seq = seq
+        self._file = path.open("ab")
+
+    @classmethod
+    def create(cls, path: Path, game: str, options: Mapping[str, Any], seed: int | None = None) -> Journal:
+        header: dict[str, Any] = {"game": game, "options": dict(options)}
+        if seed is not None:
+            header["seed"] = seed
+        header["started"] = datetime.now(UTC).isoformat(timespec="seconds")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("wb") as f:
+            f.write(_line(header))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)  # a header is never half there
+        _fsync_dir(path.parent)
+        return cls(path, header, 0)
+
+    @classmethod
+    def resume(cls, path: Path, contents: Contents) -> Journal:
+        if contents.torn:
+            with path.open("r+b") as f:
+                f.truncate(contents.good_bytes)
+                f.flush()
+                os.fsync(f.fileno())
+        return cls(path, contents.header, len(contents.entries))
+
+    def append(self, player: str, move: str, state: Mapping[str, Any]) -> None:
+        """Write and fsync one line; only after this returns may its effect be shown."""
+        self.seq += 1
+        self._file.write(_line({"seq": self.seq, "player": player, "move": move, "state": state}))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _line(obj: Mapping[str, Any]) -> bytes:
+    return (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

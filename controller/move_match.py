@@ -1,0 +1,117 @@
+"""From sensed occupancy to a move: the pure core of every flow (DESIGN.md, "From sensors to moves").
+
+Reed switches sense only "something is here". So the engine projects, for the position before the move
+and after each legal move, which locations should read occupied, and the sensed board is compared with
+those projections. What the sensors cannot tell apart (a piece taken off a stack onto another stack, a
+piece sent back from under the mover) is narrowed by which locations were touched during the move, and
+what remains is offered as a choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from engines.base import GameState, Move
+
+Occupancy = Mapping[str, tuple[str, int]]
+
+
+class Kind(Enum):
+    IDLE = "idle"  # the board shows the position before the move
+    MOVE = "move"  # exactly one legal move fits
+    CHOOSE = "choose"  # several legal moves fit: the players pick one
+    PENDING = "pending"  # nothing fits yet, but the players may be mid-move
+    FIXUP = "fixup"  # nothing fits: put the board back as listed
+
+
+@dataclass(frozen=True)
+class Match:
+    kind: Kind
+    move: Move | None = None
+    candidates: tuple[Move, ...] = ()
+    fixups: tuple[str, ...] = ()
+
+
+def occupied(occupancy: Occupancy) -> frozenset[str]:
+    return frozenset(loc for loc, (_, n) in occupancy.items() if n > 0)
+
+
+def label(location: str) -> str:
+    """How a location is named to players: ``pos:17`` -> ``17``."""
+    return location.rpartition(":")[2]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """What each legal move would leave on the board, computed once per position."""
+
+    before: Occupancy
+    before_set: frozenset[str]
+    after: tuple[tuple[Move, frozenset[str], frozenset[str]], ...]  # move, occupied after, locations changed
+
+    @classmethod
+    def of(cls, state: GameState, moves: Sequence[Move]) -> Projection:
+        before = state.occupancy()
+        rows = []
+        for move in moves:
+            after_state = state.clone()
+            after_state.apply(move)
+            after = after_state.occupancy()
+            changed = frozenset(loc for loc in set(before) | set(after) if before.get(loc) != after.get(loc))
+            rows.append((move, occupied(after), changed))
+        return cls(before, occupied(before), tuple(rows))
+
+
+def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable[str] = (), *,
+               settled: bool = False, ok: bool = False) -> Match:
+    """Judge the sensed board against the projection.
+
+    ``touched`` are the locations whose sensors changed during this move. ``settled`` says the board has
+    been quiet for the settle time, ``ok`` that the players pressed OK: only then is an ambiguity offered
+    or a fix-up listed (a board mid-move is not a mistake yet). A board that looks unchanged yields a
+    move only on OK: a piece moved from a stack onto a stack changes no sensor, and silence must never
+    become a move by itself.
+    """
+    touched_set = frozenset(touched)
+    fits = [(m, changed) for m, after, changed in projection.after if after == sensed]
+    evidenced = [m for m, changed in fits if touched_set <= changed]
+    candidates = evidenced or [m for m, _ in fits]
+    if sensed == projection.before_set:
+        if not ok or not candidates:
+            return Match(Kind.IDLE)
+        return _choice(candidates)
+    if len(candidates) == 1:
+        return Match(Kind.MOVE, candidates[0], tuple(candidates))
+    if not (settled or ok):
+        return Match(Kind.PENDING, candidates=tuple(candidates))
+    if candidates:
+        return _choice(candidates)
+    return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed))
+
+
+def _choice(candidates: list[Move]) -> Match:
+    if len(candidates) == 1:
+        return Match(Kind.MOVE, candidates[0], tuple(candidates))
+    return Match(Kind.CHOOSE, candidates=tuple(candidates))
+
+
+def fixup_list(expected: Occupancy, sensed: frozenset[str]) -> tuple[str, ...]:
+    """Exact instructions to get from the sensed board back to ``expected``, a lift and a put paired
+    together where a piece was simply put in the wrong place."""
+    extra = sorted(sensed - occupied(expected), key=_order)
+    missing = sorted(occupied(expected) - sensed, key=_order)
+    out: list[str] = []
+    for i in range(max(len(extra), len(missing))):
+        if i < len(extra):
+            out.append(f"lift {label(extra[i])}")
+        if i < len(missing):
+            _, n = expected[missing[i]]
+            out.append(f"put {n} on {label(missing[i])}")
+    return tuple(out)
+
+
+def _order(location: str) -> tuple[str, int]:
+    head, _, tail = location.rpartition(":")
+    return (head, int(tail)) if tail.isdigit() else (location, 0)

@@ -1,0 +1,129 @@
+"""The composition root: profile + backend + journal -> a running table (loop, inputs, display, flow).
+
+The backend is loaded by the name the profile gives (``sim`` -> ``sim_hardware.backend``, ``gpio`` ->
+``controller.gpio_backend``), so the controller never imports the simulation, and a Pi whose hardware is
+missing fails loudly instead of quietly simulating.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.buttons import ButtonTracker, GpioButtons
+from controller.dice import Dice
+from controller.display import Display
+from controller.flows.hannibal import HannibalFlow
+from controller.inputs import Inputs
+from controller.journal import Journal, JournalError, read, replay
+from controller.loop import EventLoop
+from controller.scanner import MatrixScanner, busy_wait
+from controller.screen import Screen
+from engines.base import GameState
+from engines.hannibal import State
+from engines.registry import get_game
+from hw_config import Needs, Profile, load_profile
+
+log = logging.getLogger("boardkeeper")
+
+BACKENDS = {"sim": "sim_hardware.backend", "gpio": "controller.gpio_backend"}
+
+
+def game_needs(game: str) -> Needs:
+    """What a profile for ``game`` must provide; ``KeyError`` names the known games."""
+    info = get_game(game)
+    return Needs(info.locations(), info.buttons)
+
+
+def profile_for(name_or_path: str) -> Profile:
+    return load_profile(name_or_path, game_needs)
+
+
+def load_backend(profile: Profile, **options: Any) -> Any:
+    module = importlib.import_module(BACKENDS[profile.backend])
+    return module.create(profile, **options)
+
+
+@dataclass
+class Table:
+    profile: Profile
+    hardware: Any
+    loop: EventLoop
+    inputs: Inputs
+    display: Display
+    flow: HannibalFlow
+    journal: Journal
+    resumed: bool
+
+    def finished(self) -> bool:
+        return self.flow.game.is_over()
+
+
+@dataclass
+class Opened:
+    journal: Journal
+    game: GameState
+    history: list[GameState]
+    resumed: bool
+
+
+def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | None) -> Opened:
+    """Resume an unfinished journal at ``path`` (replayed and checked), or start a new one there."""
+    if path.exists() and path.stat().st_size > 0:
+        contents = read(path)
+        if contents.header["game"] != game:
+            raise JournalError(f"{path}: a {contents.header['game']} journal, not {game}")
+        states = replay(contents, path)
+        if not contents.finished:
+            if contents.torn:
+                log.warning("%s: torn last line dropped (power cut while writing)", path)
+            history = _undoable(states, contents)
+            return Opened(Journal.resume(path, contents), states[-1], history, True)
+        raise JournalError(f"{path}: that game is finished; choose another journal path")
+    return Opened(Journal.create(path, game, options, seed), get_game(game).new_game(**options), [], False)
+
+
+def _undoable(states: list[GameState], contents: Any) -> list[GameState]:
+    """Positions before each step since the last roll: what BACK may still take back after a resume."""
+    out: list[GameState] = []
+    for before, entry in zip(states, contents.entries, strict=False):
+        if before.is_chance():
+            out = []
+        elif entry.move != "undo":
+            out.append(before)
+        elif out:
+            out.pop()
+    return out
+
+
+def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
+                seed: int | None = None, echo: Callable[[Screen], None] | None = None) -> Table:
+    timing = profile.timing
+    settle = None if getattr(hardware, "simulated", False) or not timing.settle_us else busy_wait(timing.settle_us)
+    scanner = MatrixScanner(hardware.pin_factory, profile.rows, profile.cols,
+                            debounce_scans=timing.debounce_scans, settle=settle)
+    tracker = ButtonTracker(timing.hold_s)
+    pins = {b.name: b.pin for b in profile.buttons.values() if b.pin is not None}
+    cells = {b.cell: b.name for b in profile.buttons.values() if b.cell is not None}
+    gpio = GpioButtons(hardware.pin_factory, pins, tracker, debounce_polls=timing.debounce_scans) if pins else None
+    inputs = Inputs(scanner, profile.cells, cells, gpio, tracker)
+    loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
+    loop.add_source(inputs.poll)
+    display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
+    opened = open_journal(journal_path, profile.game, {}, seed)
+    if not isinstance(opened.game, State):
+        raise JournalError(f"{journal_path}: not a Hannibal game")
+    history = [s for s in opened.history if isinstance(s, State)]
+    flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
+                        settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
+                        on_fault=lambda message: log.warning("%s", message))
+    loop.set_handler(flow.handle)
+    loop.after_tick(display.refresh)
+    if gpio is not None:
+        for fault in gpio.startup_faults:
+            loop.post(fault)
+    return Table(profile, hardware, loop, inputs, display, flow, opened.journal, opened.resumed)

@@ -1,0 +1,77 @@
+"""A whole bot-vs-bot game on the simulated table: the bots act physically, the flow sees only pins."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.dice import Dice
+from controller.screen import Screen
+from controller.table import Table, build_table, profile_for
+from engines.bots import HeuristicBot, MCTSBot, RandomBot
+from engines.bots.match import Bot
+from sim_hardware.backend import create
+from sim_hardware.players import ScriptedTable
+
+MAX_SIM_SECONDS = 6 * 3600.0
+
+
+class DemoTooLongError(RuntimeError):
+    """The simulated game did not end: a flow or player bug, never a silent success."""
+
+
+@dataclass
+class DemoResult:
+    table: Table
+    players: ScriptedTable
+    sim_seconds: float
+
+
+def make_bot(kind: str, rng: random.Random) -> Bot:
+    if kind == "random":
+        return RandomBot(rng)
+    if kind == "mcts":
+        return MCTSBot(rng, iterations=32)
+    return HeuristicBot(rng)
+
+
+def run_demo(seed: int, journal: Path, *, frames: Path | None = None, profile: str = "hannibal-sim",
+             seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
+             echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
+             max_seconds: float = MAX_SIM_SECONDS) -> DemoResult:
+    """Play (or resume) the game in ``journal`` to its end on the simulated table."""
+    prof = profile_for(profile)
+    hardware = create(prof, frames_dir=frames, seed=seed)
+    clock = hardware.clock
+
+    def stamped(screen: Screen) -> None:
+        if echo is not None:
+            echo(screen)
+
+    table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
+                        seed=seed, echo=stamped)
+    kinds = dict(seats or {"yellow": "heuristic", "blue": "heuristic"})
+    bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
+    players = ScriptedTable(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
+    table.loop.add_source(players.poll)
+    if faults is not None:
+        faults(table)
+    start = clock.now()
+    table.flow.start()
+    table.loop.run(until=lambda: (table.finished() and players.idle())
+                   or clock.now() - start > max_seconds)
+    if not table.finished():
+        raise DemoTooLongError(f"no winner after {max_seconds:.0f} simulated seconds "
+                               f"(phase {table.flow.phase.value}, journal line {table.journal.seq})")
+    table.journal.close()
+    return DemoResult(table, players, clock.now() - start)
+
+
+def table_salt(journal: Path) -> int:
+    """Dice after a resume must not repeat the ones before it: salt the generator with the journal length."""
+    try:
+        return sum(1 for _ in journal.open("rb"))
+    except OSError:
+        return 0

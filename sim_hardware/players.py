@@ -1,0 +1,246 @@
+"""Scripted people at the simulated table: they read the screen, lift and place magnets, press buttons.
+
+They act as players do: a piece is lifted, there is a pause, it is placed; a sent piece is taken off
+first; instructions on the screen are followed. With ``mistakes`` > 0 they also err (a wrong square,
+a piece lifted and put back, a stray lift of another piece) and the flow must catch every one.
+
+What they "see" is what the screen shows: the phase, the engine position the screen describes, the
+candidates and fix-up instructions. Decisions come from the bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+
+from controller.events import Event
+from controller.flows.hannibal import HannibalFlow, Phase
+from engines.bots.match import Bot
+from engines.hannibal import State, Step
+from engines.hannibal.moves import ENTRY, STACK
+from hw_config import Profile
+from sim_hardware.pins import SimBoard
+
+Cell = tuple[int, int]
+PRESS_S = 0.08
+
+
+@dataclass
+class Action:
+    delay: float  # seconds to wait after doing it
+    do: Callable[[], None]
+    note: str = ""
+
+
+class ScriptedTable:
+    """Both players; registered on the event loop as a source that acts and never emits events."""
+
+    def __init__(self, board: SimBoard, profile: Profile, flow: HannibalFlow, bots: Mapping[str, Bot],
+                 rng: random.Random, mistakes: float = 0.0) -> None:
+        self.board = board
+        self.profile = profile
+        self.flow = flow
+        self.bots = bots
+        self.rng = rng
+        self.mistakes = mistakes
+        self.cells = profile.locations
+        self.actions: deque[Action] = deque()
+        self.busy_until = 0.0
+        self.intended: Step | None = None
+        self._acted_on: object = None
+        self._fixups_done: tuple[tuple[str, ...], float] | None = None
+        self.awaiting_fixup = False  # a deliberate mistake is on the board: the flow must catch it
+        self.mistakes_made = 0
+
+    # -- the loop source --------------------------------------------------------------------------------
+
+    def poll(self, now: float) -> list[Event]:
+        if now < self.busy_until:
+            return []
+        if self.actions:
+            action = self.actions.popleft()
+            action.do()
+            self.busy_until = now + action.delay
+            return []
+        self._decide(now)
+        return []
+
+    def idle(self) -> bool:
+        return not self.actions
+
+    # -- deciding what to do ------------------------------------------------------------------------------
+
+    def _decide(self, now: float) -> None:
+        flow = self.flow
+        phase = flow.phase
+        if phase in (Phase.SETUP, Phase.FIXUP):
+            self._follow_fixups(now)
+        elif (phase is Phase.ROLL or (phase is Phase.STEP and self._acted_on != ("step", flow.journal.seq))) \
+                and not self.awaiting_fixup and not flow.fixups and not self._physical_counts_match(flow.game):
+            self._tidy(flow.game)  # the checklist on the screen: sent pieces off, stacks whole
+        elif phase is Phase.ROLL:
+            key = ("roll", flow.journal.seq)
+            if self._acted_on != key:
+                self._acted_on = key
+                self._press("ROLL", pause=0.3)
+        elif phase is Phase.STEP:
+            self._step(now)
+        elif phase is Phase.CHOOSE:
+            self._choose()
+        elif phase in (Phase.UNDO, Phase.DICE):
+            self._press("BACK", pause=0.3)
+
+    def _step(self, now: float) -> None:
+        game = self.flow.game
+        key = ("step", self.flow.journal.seq)
+        if self._acted_on == key:
+            if "No move seen" not in self.flow.notice:
+                # the move is done but the flow saw nothing: it was hidden (onto a stack); say so with OK
+                self._press("OK", pause=self.profile.timing.settle_s + 0.5)
+                return
+            self._acted_on = None  # the table says nothing moved: think again
+        if not self._physical_counts_match(game):
+            return  # instructions will come; wait for them
+        self._acted_on = key
+        move = self.bots[game.to_move].choose(game)
+        assert isinstance(move, Step)
+        self.intended = move
+        if self.rng.random() < self.mistakes:
+            self._mistake(game, move)
+        else:
+            self._perform(game, move)
+        self.actions.append(Action(self.profile.timing.settle_s + 0.2, lambda: None, "wait for the table"))
+
+    def _choose(self) -> None:
+        flow = self.flow
+        if not flow.candidates:
+            return
+        target = self.intended if self.intended in flow.candidates else flow.candidates[0]
+        if flow.candidates[flow.selected] == target:
+            self._press("OK", pause=0.3)
+        else:
+            self._press("NEXT", pause=0.15)
+
+    def _follow_fixups(self, now: float) -> None:
+        flow = self.flow
+        if "stuck?" in flow.notice:
+            self._press("OK", pause=0.5)
+            return
+        fixups = flow.fixups
+        if not fixups:
+            return
+        if self._fixups_done is not None and self._fixups_done[0] == fixups and now - self._fixups_done[1] < 3.0:
+            return  # done these already; give the sensors time
+        self._fixups_done = (fixups, now)
+        self.awaiting_fixup = False
+        for instruction in fixups:  # done against what is really there, so doing one twice is harmless
+            verb, *rest = instruction.split()
+            if verb == "lift":
+                cell = self._cell(rest[0])
+                self._act(0.3, partial(self._set_count, cell, 0), instruction)
+            elif verb == "put":
+                self._act(0.3, partial(self._set_count, self._cell(rest[2]), int(rest[0])), instruction)
+
+    # -- physical actions ---------------------------------------------------------------------------------
+
+    def _perform(self, game: State, step: Step, stray: bool = False) -> None:
+        mover = game.to_move
+        goal = 48 if mover == "yellow" else 0
+        if step.kind != ENTRY:
+            src_count = game.at(step.src)
+            n = src_count[1] if step.kind == STACK and src_count else 1
+            src = self._cell(step.src)
+            self._act(self.rng.uniform(0.2, 0.6), lambda: self.board.lift(src, n), "lift")
+        else:
+            n = 1
+        if stray:
+            self._stray(game, exclude={step.src, step.dst})
+        landing = game.at(step.dst)
+        if step.dst == goal:
+            return  # home free: off the board
+        dst = self._cell(step.dst)
+        if landing is not None and landing[0] != mover:
+            sent = landing[1]
+            self._act(0.3, lambda: self.board.lift(dst, sent), "send off")
+        self._act(0.2, lambda: self.board.place(dst, n), "place")
+
+    def _mistake(self, game: State, step: Step) -> None:
+        self.mistakes_made += 1
+        kind = self.rng.choice(("wrong square", "lift and put back", "stray lift"))
+        if kind == "lift and put back":
+            self._stray(game, exclude=set())
+            self._perform(game, step)
+        elif kind == "stray lift" and step.kind != ENTRY:
+            self._perform(game, step, stray=True)
+        else:
+            wrong = self._wrong_square(game, step)
+            if wrong is None:
+                self._perform(game, step)
+                return
+            src, bad = self._cell(max(step.src, 0)), self._cell(wrong)
+            if step.kind != ENTRY:
+                self._act(0.4, lambda: self.board.lift(src, 1), "lift")
+            self._act(0.4, lambda: self.board.place(bad, 1), "place on the wrong square")
+            self._acted_on = None  # the flow will say how to put it right; then think again
+            self.awaiting_fixup = True
+
+    def _wrong_square(self, game: State, step: Step) -> int | None:
+        if step.kind == STACK:
+            return None
+        for delta in (1, -1, 2, -2):
+            pos = step.dst + delta
+            if 0 < pos < 48 and game.at(pos) is None and pos != step.src:
+                return pos
+        return None
+
+    def _stray(self, game: State, exclude: set[int]) -> None:
+        own = [pos for pos in range(49) if (at := game.at(pos)) is not None and at[0] == game.to_move
+               and pos not in exclude]
+        if not own:
+            return
+        pos = self.rng.choice(own)
+        cell = self._cell(pos)
+        self._act(0.4, lambda: self.board.lift(cell, 1), "stray lift")
+        self._act(0.3, lambda: self.board.place(cell, 1), "put back")
+
+    def _tidy(self, game: State) -> None:
+        """Make every position hold exactly the engine's pieces, as players do after reading a checklist."""
+        for pos in range(49):
+            cell = self._cell(pos)
+            want = at[1] if (at := game.at(pos)) else 0
+            have = self.board.count(cell)
+            if have != want:
+                self._act(0.2, partial(self._set_count, cell, want), f"tidy {pos}")
+
+    def _set_count(self, cell: Cell, n: int) -> None:
+        have = self.board.count(cell)
+        if have > n:
+            self.board.lift(cell, have - n)
+        else:
+            self.board.place(cell, n - have)
+
+    def _press(self, button: str, pause: float) -> None:
+        spec = self.profile.buttons[button]
+        if spec.pin is not None:
+            pin = spec.pin
+            self._act(PRESS_S, lambda: self.board.press_pin(pin), f"press {button}")
+            self._act(pause, lambda: self.board.release_pin(pin), f"release {button}")
+        else:
+            assert spec.cell is not None
+            cell = spec.cell
+            self._act(PRESS_S, lambda: self.board.pressed.add(cell), f"press {button}")
+            self._act(pause, lambda: self.board.pressed.discard(cell), f"release {button}")
+
+    def _act(self, delay: float, do: Callable[[], None], note: str) -> None:
+        self.actions.append(Action(delay, do, note))
+
+    def _cell(self, pos: int | str) -> Cell:
+        name = pos if isinstance(pos, str) and ":" in pos else f"pos:{pos}"
+        return self.cells[name]
+
+    def _physical_counts_match(self, game: State) -> bool:
+        """The pieces on the table are exactly the engine's (what a careful player checks by eye)."""
+        return all(self.board.count(self._cell(pos)) == (at[1] if (at := game.at(pos)) else 0) for pos in range(49))
