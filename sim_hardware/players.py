@@ -53,7 +53,9 @@ class ScriptedTable:
         self._acted_on: object = None
         self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self.awaiting_fixup = False  # a deliberate mistake is on the board: the flow must catch it
+        self._mistake_seq = -1
         self.mistakes_made = 0
+        self.decisions: dict[int, str] = {}  # journal length when decided -> the move meant (last decision wins)
 
     # -- the loop source --------------------------------------------------------------------------------
 
@@ -76,6 +78,8 @@ class ScriptedTable:
     def _decide(self, now: float) -> None:
         flow = self.flow
         phase = flow.phase
+        if self.awaiting_fixup and flow.journal.seq != self._mistake_seq:
+            self.awaiting_fixup = False  # the table moved on: nothing left to put right
         if phase in (Phase.SETUP, Phase.FIXUP):
             self._follow_fixups(now)
         elif (phase is Phase.ROLL or (phase is Phase.STEP and self._acted_on != ("step", flow.journal.seq))) \
@@ -108,6 +112,7 @@ class ScriptedTable:
         move = self.bots[game.to_move].choose(game)
         assert isinstance(move, Step)
         self.intended = move
+        self.decisions[self.flow.journal.seq] = str(move)
         if self.rng.random() < self.mistakes:
             self._mistake(game, move)
         else:
@@ -186,13 +191,15 @@ class ScriptedTable:
             self._act(0.4, lambda: self.board.place(bad, 1), "place on the wrong square")
             self._acted_on = None  # the flow will say how to put it right; then think again
             self.awaiting_fixup = True
+            self._mistake_seq = self.flow.journal.seq
 
     def _wrong_square(self, game: State, step: Step) -> int | None:
         if step.kind == STACK:
             return None
+        legal = {m.dst for m in game.legal_moves() if isinstance(m, Step)}
         for delta in (1, -1, 2, -2):
             pos = step.dst + delta
-            if 0 < pos < 48 and game.at(pos) is None and pos != step.src:
+            if 0 < pos < 48 and game.at(pos) is None and pos != step.src and pos not in legal:
                 return pos
         return None
 

@@ -107,6 +107,7 @@ class HannibalFlow:
         self._projection: Projection | None = None
         self._deviated_at: float | None = None
         self._last_placed = False
+        self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
         self._fixup_since: tuple[tuple[str, ...], float] | None = None
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
                                queued=True, auto_transitions=False, after_state_change="redraw")
@@ -116,6 +117,14 @@ class HannibalFlow:
         """Judge the board as it stands (a resumed game may already be set up)."""
         self._judge(placed=False, confirm=True, settled=True)
         self.redraw()
+
+    def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
+        self.fixups = ()
+        self._fixup_since = None
+        self.loop.cancel_timer("stuck")
+
+    def on_exit_SETUP(self) -> None:
+        self.on_exit_FIXUP()
 
     # -- conditions ---------------------------------------------------------------------------------------
 
@@ -226,7 +235,7 @@ class HannibalFlow:
                 self._undo()
             elif button == "BACK":
                 self.cancel()
-        elif phase is Phase.FIXUP and button == "OK" and self._stuck_location() is not None:
+        elif phase in (Phase.FIXUP, Phase.SETUP) and button == "OK" and self._stuck_location() is not None:
             location = self._stuck_location()
             assert location is not None
             self.ignored.add(location)
@@ -246,7 +255,7 @@ class HannibalFlow:
         phase = self.state
         if phase not in BOARD_PHASES:
             return
-        if phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
+        if self._restoring or phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
             self._judge_still(settled)
             return
         match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok)
@@ -271,10 +280,11 @@ class HannibalFlow:
         """SETUP, ROLL: no move may happen, the board must show the engine's position."""
         if self.board_matches():
             self.touched.clear()
+            self._restoring = False
             if self.state in (Phase.SETUP, Phase.FIXUP):
                 self.board_ready()
             return
-        if self.state is Phase.SETUP or self._grace_over():
+        if self.state is Phase.SETUP or self._restoring or self._grace_over():
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
 
     def _grace_over(self) -> bool:
@@ -370,9 +380,15 @@ class HannibalFlow:
             self.display.show(self.screen(), hold=after.is_chance())
         else:
             self.committed()
-        if not self.board_matches():  # a move chosen from the menu: now do it on the board
+        self._follow_board()
+
+    def _follow_board(self) -> None:
+        """After a takeback or a move chosen from the menu the pieces must follow: say how, at once, and
+        accept no move until the board shows the position."""
+        if not self.board_matches():
+            self._restoring = True
             self._deviated_at = self.loop.clock.now()
-            self.loop.set_timer("grace", self.grace_s)
+            self._show_fixups(fixup_list(self.projection().before, self.seen()))
 
     def _undo(self) -> None:
         previous = self.undo_stack.pop()
@@ -383,9 +399,7 @@ class HannibalFlow:
         self.touched.clear()
         self.notice = "Taken back: put the pieces back"
         self.committed()
-        if not self.board_matches():
-            self._deviated_at = self.loop.clock.now()
-            self.loop.set_timer("grace", self.grace_s)
+        self._follow_board()
 
     def _checklist(self, before: State, step: Step) -> str:
         """Sends and entries have several physical actions: say them."""
@@ -415,9 +429,9 @@ class HannibalFlow:
         phase = self.state
         notice = (self.notice,) if self.notice else ()
         if phase is Phase.SETUP:
-            return Screen("Set up the board", self.fixups or ("Board OK",), footer="Hannibal")
+            return Screen("Set up the board", (*notice, *(self.fixups or ("Board OK",))), footer="Hannibal")
         if phase is Phase.FIXUP:
-            return Screen("Fix the board", self.fixups + notice, footer="then play on")
+            return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
         if phase is Phase.ROLL:
             return Screen(f"{who}: press ROLL", (*notice, *score), footer="NEXT: own dice")
         if phase is Phase.DICE:

@@ -1,0 +1,145 @@
+"""Hannibal end to end on the simulated table: magnets and buttons in, screens and journal out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from table_harness import Harness
+
+from controller.flows.hannibal import Phase
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Harness:
+    return Harness(tmp_path / "game.jsonl")
+
+
+def test_set_up_board_leads_to_the_first_roll(table: Harness) -> None:
+    assert table.phase is Phase.ROLL
+    assert "Yellow: press ROLL" in table.text
+    assert table.moves() == []
+
+
+def test_an_empty_board_gets_setup_instructions(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "j.jsonl", set_up=False)
+    assert t.phase is Phase.SETUP
+    assert "put 4 on 0" in t.text and "put 4 on 48" in t.text
+    t.place(0, 4)
+    assert "put 4 on 0" not in t.text
+
+
+def test_roll_button_rolls_and_journals_before_showing(table: Harness) -> None:
+    table.press("ROLL")
+    lines = table.journal()
+    assert lines[1]["move"].startswith("R") and lines[1]["player"] == "yellow"
+    shown = lines[1]["state"]["dice"]
+    assert table.phase is Phase.STEP and f"[{shown[0]} {shown[1]}]" in table.text
+
+
+def test_a_visible_move_commits_on_placing(table: Harness) -> None:
+    table.roll(1, 5)
+    table.move(12, 17)  # only 12-17 can put a piece on 17 with 1 and 5
+    assert table.moves() == ["R1,5", "12-17"]
+    assert "[1]" in table.text
+
+
+def test_a_move_the_sensors_cannot_tell_is_asked(table: Harness) -> None:
+    table.roll(5, 6)
+    table.move(12, 17)  # 12-17 with the 5, or 6-17 with the total: both leave the same sensors
+    table.run(0.5)
+    assert table.phase is Phase.CHOOSE and "12-17" in table.text and "6-17" in table.text
+    table.pick("12-17")
+    assert table.moves() == ["R5,6", "12-17"]
+
+
+def test_illegal_placement_is_guided_back_and_nothing_applied(table: Harness) -> None:
+    table.roll(1, 2)
+    table.move(12, 20)  # 8 is no die nor total
+    table.run(3.5)  # the grace period
+    assert table.phase is Phase.FIXUP
+    assert "lift 20" in table.text
+    assert table.moves() == ["R1,2"]
+    table.lift(20)
+    table.place(12)
+    assert table.phase is Phase.STEP and table.moves() == ["R1,2"]
+
+
+def test_ambiguous_hidden_move_is_chosen_with_the_buttons(table: Harness) -> None:
+    table.roll(3, 6)
+    table.move(0, 6)  # a piece from the stack on 0 onto the stack on 6: no sensor changes
+    assert table.moves() == ["R3,6"]
+    table.press("OK")
+    assert table.phase is Phase.CHOOSE
+    assert "> 0-6" in table.text and "6-12" in table.text
+    table.press("NEXT")
+    assert "> 6-12" in table.text
+    table.press("PREV")
+    table.press("OK")
+    assert table.moves() == ["R3,6", "0-6"]
+
+
+def test_send_doubles_and_entry(table: Harness) -> None:
+    table.roll(1, 5)
+    table.play(12, 17)
+    table.play(0, 1)
+    table.roll(6, 6)  # blue
+    table.play(36, 30)
+    table.play(30, 24)
+    assert table.phase is Phase.ROLL and "Blue: press ROLL" in table.text  # doubles: blue again
+    table.roll(1, 6)
+    table.play(24, 23)
+    table.lift(23)
+    table.lift(17)  # the yellow piece goes to its waiting pool
+    table.place(17)
+    assert table.moves()[-1] == "23-17"
+    assert "Yellow 1 off 17 to wait" in "\n".join(s.text() for s in table.screens)
+    assert "Wait Y1 B0" in table.text
+    table.roll(2, 4)
+    assert "Enter a piece" in table.text
+    table.place(4)
+    assert table.moves()[-1] == "E4"
+    assert table.journal()[-1]["state"]["waiting"] == {"yellow": 0, "blue": 0}
+
+
+def test_takeback_after_confirmation(table: Harness) -> None:
+    table.roll(1, 5)
+    table.move(12, 17)
+    table.press("BACK")
+    assert table.phase is Phase.UNDO and "Take back?" in table.text
+    table.press("OK")
+    assert table.moves() == ["R1,5", "12-17", "undo"]
+    assert table.journal()[-1]["state"]["dice"] == [1, 5]
+    table.run(3.5)
+    assert "lift 17" in table.text  # the board must follow
+    table.lift(17)
+    table.place(12)
+    assert table.phase is Phase.STEP and "[1 5]" in table.text
+
+
+def test_takeback_declined_changes_nothing(table: Harness) -> None:
+    table.roll(1, 5)
+    table.move(12, 17)
+    table.press("BACK")
+    table.press("BACK")
+    assert table.phase is Phase.STEP and table.moves() == ["R1,5", "12-17"]
+
+
+def test_dice_are_never_taken_back(table: Harness) -> None:
+    table.press("BACK")
+    assert table.phase is Phase.ROLL  # nothing to take back before any step
+    table.roll(5, 6)
+    table.press("BACK")
+    assert table.phase is Phase.STEP
+
+
+def test_menu_move_without_sensors_then_board_follows(table: Harness) -> None:
+    table.roll(5, 6)
+    table.press("NEXT")
+    assert table.phase is Phase.CHOOSE
+    while "> 12-17" not in table.text:
+        table.press("NEXT")
+    table.press("OK")
+    assert table.moves()[-1] == "12-17"
+    table.run(3.5)
+    assert "put 1 on 17" in table.text
