@@ -28,7 +28,6 @@ from controller.move_match import Kind, Projection, fixup_list, label, move_matc
 from controller.screen import Screen
 from engines.base import Move
 from engines.hannibal import State, Step
-from engines.hannibal.moves import ENTRY, STACK
 
 NAMES = {"yellow": "Yellow", "blue": "Blue"}
 STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
@@ -402,16 +401,11 @@ class HannibalFlow:
         self._follow_board()
 
     def _checklist(self, before: State, step: Step) -> str:
-        """Sends and entries have several physical actions: say them."""
-        parts = []
+        """A send has a second physical action the sensors cannot check: the sent pieces go to wait."""
         landing = before.at(step.dst)
         if landing is not None and landing[0] != before.to_move and step.dst not in (0, 48):
-            parts.append(f"{NAMES[landing[0]]} {landing[1]} off {step.dst} to wait")
-        if step.kind == ENTRY:
-            parts.append(f"piece from waiting to {step.dst}")
-        if step.kind == STACK:
-            parts.append(f"whole stack {step.src}->{step.dst}")
-        return "; ".join(parts)
+            return f"{NAMES[landing[0]]} {landing[1]} off {step.dst} to wait"
+        return ""
 
     def _log(self, message: str) -> None:
         if self.on_fault is not None:
@@ -424,23 +418,16 @@ class HannibalFlow:
 
     def screen(self) -> Screen:
         g = self.game
-        who = NAMES[g.to_move]
-        score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
         phase = self.state
         notice = (self.notice,) if self.notice else ()
         if phase is Phase.SETUP:
             return Screen("Set up the board", (*notice, *(self.fixups or ("Board OK",))), footer="Hannibal")
         if phase is Phase.FIXUP:
             return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
-        if phase is Phase.ROLL:
-            return Screen(f"{who}: press ROLL", (*notice, *score), footer="NEXT: own dice")
         if phase is Phase.DICE:
             shown = tuple(self._entered_dice)
-            return Screen(f"{who}: your dice", (f"Die {len(shown)}: {shown[-1]}", "NEXT/PREV change"),
+            return Screen(f"{NAMES[g.to_move]}: your dice", (f"Die {len(shown)}: {shown[-1]}", "NEXT/PREV change"),
                           dice=shown, footer="OK next, BACK cancel")
-        if phase is Phase.STEP:
-            hint = "Enter a piece" if g.waiting(g.to_move) else "Move (OK if hidden)"
-            return Screen(f"{who} to move", (*notice, hint, *score), dice=g.dice, footer="NEXT: list  BACK: undo")
         if phase is Phase.CHOOSE:
             return Screen("Which move?", tuple(str(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK")
@@ -448,5 +435,20 @@ class HannibalFlow:
             last = self.undo_stack[-1] if self.undo_stack else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
+        return position_screen(g, self.notice)
+
+
+def position_screen(g: State, notice: str = "") -> Screen:
+    """The screen for a position between moves: whose roll, whose step with which dice, or who won.
+    Pure, so ``boardkeeper replay`` shows a journal exactly as the table showed it."""
+    who = NAMES[g.to_move]
+    score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
+    lines = (notice,) if notice else ()
+    if g.is_over():
         winner = g.winner or ""
         return Screen(f"{NAMES.get(winner, winner)} wins!", score, footer="Game over")
+    if g.is_chance():
+        return Screen(f"{who}: press ROLL", (*score, *lines), footer="NEXT: own dice")
+    hint = "Enter a piece" if g.waiting(g.to_move) else "Move a piece"
+    return Screen(f"{who} to move", (hint, *score, notice or "OK if no change"), dice=g.dice,
+                  footer="NEXT list BACK undo")
