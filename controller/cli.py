@@ -7,17 +7,20 @@ one clear line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
+import os
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from controller import journal
+from controller.demo import run_demo
+from controller.dice import Dice
 from controller.flows.hannibal import position_screen
 from controller.journal import JournalError
 from controller.screen import Screen
-from controller.table import profile_for
+from controller.table import build_table, load_backend, profile_for
+from controller.terminal import run_terminal
 from engines.base import GameState
 from engines.hannibal import State
 from engines.registry import games
@@ -42,6 +45,14 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
+    play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
+    play.add_argument("game", choices=[g.name for g in games()])
+    play.add_argument("--profile", help="board profile (default: the game's, e.g. hannibal)")
+    play.add_argument("--journal", type=Path, help="journal file (default: in the state directory); "
+                      "an unfinished one is resumed")
+    play.add_argument("--sim", action="store_true", help="the simulated table at the terminal, against a bot")
+    play.add_argument("--as", dest="human", choices=("yellow", "blue"), default="yellow", help="your seat (--sim)")
+    play.add_argument("--seed", type=int, help="seed the dice and bot (--sim only; default: random)")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
@@ -68,7 +79,6 @@ def check_config(profile: str) -> int:
 def demo(args: argparse.Namespace) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
-    runner = importlib.import_module("sim_hardware.demo")  # the simulation is loaded by name, never imported
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 
@@ -76,12 +86,45 @@ def demo(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(screen.text(), end="\n\n")
 
-        result = runner.run_demo(args.seed, path, frames=args.frames, seats={"yellow": args.yellow,
+        result = run_demo(args.seed, path, frames=args.frames, seats={"yellow": args.yellow,
                                  "blue": args.blue}, mistakes=args.mistakes, echo=echo)
         flow = result.table.flow
         print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
               f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
               + (f"  journal: {args.journal}" if args.journal else ""))
+    return 0
+
+
+def state_dir() -> Path:
+    """Where journals live: systemd's StateDirectory when run as the service, else the XDG state home."""
+    env = os.environ.get("STATE_DIRECTORY")
+    if env:
+        return Path(env.split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "boardkeeper"
+
+
+def play(args: argparse.Namespace) -> int:
+    path = args.journal or state_dir() / f"{args.game}.jsonl"
+    if args.sim:
+        return run_terminal(path, human=args.human, seed=args.seed)
+    if args.seed is not None:
+        raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
+    profile = profile_for(args.profile or args.game)
+    if profile.game != args.game:
+        raise UsageError(f"profile {profile.path} is for {profile.game}, not {args.game}")
+    if profile.backend == "sim":
+        raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
+    try:
+        hardware = load_backend(profile)
+    except RuntimeError as e:
+        raise UsageError(str(e)) from None
+    table = build_table(profile, hardware, path, Dice())
+    table.flow.start()
+    try:
+        table.loop.run(until=table.finished)
+    except KeyboardInterrupt:
+        print(f"stopped; the game is safe in {path} and resumes on the next start", file=sys.stderr)
     return 0
 
 
@@ -112,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return demo(args)
         if args.command == "check-config":
             return check_config(args.profile)
+        if args.command == "play":
+            return play(args)
         if args.command == "replay":
             return replay_journal(args.journal)
     except (UsageError, JournalError, ConfigError) as e:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from controller.buttons import ButtonTracker, GpioButtons
@@ -46,6 +47,11 @@ def profile_for(name_or_path: str) -> Profile:
 def load_backend(profile: Profile, **options: Any) -> Any:
     module = importlib.import_module(BACKENDS[profile.backend])
     return module.create(profile, **options)
+
+
+def scripted_players() -> ModuleType:
+    """The scripted people of the simulated table, loaded by name like the backend they act on."""
+    return importlib.import_module("sim_hardware.players")
 
 
 @dataclass

@@ -5,7 +5,8 @@ first; instructions on the screen are followed. With ``mistakes`` > 0 they also 
 a piece lifted and put back, a stray lift of another piece) and the flow must catch every one.
 
 What they "see" is what the screen shows: the phase, the engine position the screen describes, the
-candidates and fix-up instructions. Decisions come from the bots.
+candidates and fix-up instructions (``TableView``; the controller's flow is passed in at run time, this
+package never imports it). Decisions come from the bots.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import Any, Protocol
 
-from controller.events import Event
-from controller.flows.hannibal import HannibalFlow, Phase
 from engines.bots.match import Bot
 from engines.hannibal import State, Step
 from engines.hannibal.moves import ENTRY, STACK
@@ -26,6 +26,24 @@ from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
 PRESS_S = 0.08
+
+
+class TableView(Protocol):
+    """What people read off the table's screen."""
+
+    @property
+    def phase(self) -> Any: ...  # an Enum whose ``value`` names the phase: "setup", "roll", "step", ...
+
+    @property
+    def game(self) -> State: ...
+
+    @property
+    def seq(self) -> int: ...  # moves so far (the screen changes with every one)
+
+    candidates: tuple[Any, ...]
+    selected: int
+    fixups: tuple[str, ...]
+    notice: str
 
 
 @dataclass
@@ -38,7 +56,7 @@ class Action:
 class ScriptedTable:
     """Both players; registered on the event loop as a source that acts and never emits events."""
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: HannibalFlow, bots: Mapping[str, Bot],
+    def __init__(self, board: SimBoard, profile: Profile, flow: TableView, bots: Mapping[str, Bot],
                  rng: random.Random, mistakes: float = 0.0) -> None:
         self.board = board
         self.profile = profile
@@ -59,7 +77,7 @@ class ScriptedTable:
 
     # -- the loop source --------------------------------------------------------------------------------
 
-    def poll(self, now: float) -> list[Event]:
+    def poll(self, now: float) -> list[object]:
         if now < self.busy_until:
             return []
         if self.actions:
@@ -77,29 +95,31 @@ class ScriptedTable:
 
     def _decide(self, now: float) -> None:
         flow = self.flow
-        phase = flow.phase
-        if self.awaiting_fixup and flow.journal.seq != self._mistake_seq:
+        phase = flow.phase.value
+        if self.awaiting_fixup and flow.seq != self._mistake_seq:
             self.awaiting_fixup = False  # the table moved on: nothing left to put right
-        if phase in (Phase.SETUP, Phase.FIXUP):
+        if flow.game.to_move not in self.bots and phase not in ("setup", "fixup"):
+            return  # a person plays this seat
+        if phase in ("setup", "fixup"):
             self._follow_fixups(now)
-        elif (phase is Phase.ROLL or (phase is Phase.STEP and self._acted_on != ("step", flow.journal.seq))) \
+        elif (phase == "roll" or (phase == "step" and self._acted_on != ("step", flow.seq))) \
                 and not self.awaiting_fixup and not flow.fixups and not self._physical_counts_match(flow.game):
             self._tidy(flow.game)  # the checklist on the screen: sent pieces off, stacks whole
-        elif phase is Phase.ROLL:
-            key = ("roll", flow.journal.seq)
+        elif phase == "roll":
+            key = ("roll", flow.seq)
             if self._acted_on != key:
                 self._acted_on = key
                 self._press("ROLL", pause=0.3)
-        elif phase is Phase.STEP:
+        elif phase == "step":
             self._step(now)
-        elif phase is Phase.CHOOSE:
+        elif phase == "choose":
             self._choose()
-        elif phase in (Phase.UNDO, Phase.DICE):
+        elif phase in ("undo", "dice"):
             self._press("BACK", pause=0.3)
 
     def _step(self, now: float) -> None:
         game = self.flow.game
-        key = ("step", self.flow.journal.seq)
+        key = ("step", self.flow.seq)
         if self._acted_on == key:
             if "No move seen" not in self.flow.notice:
                 # the move is done but the flow saw nothing: it was hidden (onto a stack); say so with OK
@@ -112,7 +132,7 @@ class ScriptedTable:
         move = self.bots[game.to_move].choose(game)
         assert isinstance(move, Step)
         self.intended = move
-        self.decisions[self.flow.journal.seq] = str(move)
+        self.decisions[self.flow.seq] = str(move)
         if self.rng.random() < self.mistakes:
             self._mistake(game, move)
         else:
@@ -191,7 +211,7 @@ class ScriptedTable:
             self._act(0.4, lambda: self.board.place(bad, 1), "place on the wrong square")
             self._acted_on = None  # the flow will say how to put it right; then think again
             self.awaiting_fixup = True
-            self._mistake_seq = self.flow.journal.seq
+            self._mistake_seq = self.flow.seq
 
     def _wrong_square(self, game: State, step: Step) -> int | None:
         if step.kind == STACK:

@@ -31,6 +31,33 @@ def test_engines_import_only_the_standard_library() -> None:
         assert not (_imports(path) & HARDWARE)
 
 
+def test_hw_config_imports_only_the_standard_library() -> None:
+    allowed = set(sys.stdlib_module_names) | {"hw_config"}
+    for path in (ROOT / "hw_config").rglob("*.py"):
+        bad = _imports(path) - allowed
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_controller_never_imports_the_simulation_statically() -> None:
+    for path in (ROOT / "controller").rglob("*.py"):
+        assert "sim_hardware" not in _imports(path), f"{path.relative_to(ROOT)} imports sim_hardware"
+        text = path.read_text()
+        assert "import sim_hardware" not in text
+
+
+def test_layers_import_only_what_design_allows() -> None:
+    rules = {
+        "controller": {"engines", "hw_config", "firmware_bridge", "transitions", "gpiozero", "luma", "PIL",
+                       "controller"},
+        "sim_hardware": {"gpiozero", "luma", "firmware_bridge", "hw_config", "engines", "controller", "PIL",
+                         "sim_hardware"},
+    }
+    for folder, allowed in rules.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            bad = _imports(path) - allowed - set(sys.stdlib_module_names)
+            assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
 def test_ruff_is_clean() -> None:
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True,
                             text=True)

@@ -7,9 +7,9 @@ import random
 from pathlib import Path
 
 from controller.cli import main
+from controller.demo import run_demo
 from controller.journal import read, replay
 from controller.table import Table
-from sim_hardware.demo import run_demo
 
 
 def _steps(journal: Path) -> list[tuple[int, str]]:

@@ -140,6 +140,11 @@ class HannibalFlow:
     def phase(self) -> Phase:
         return self.state
 
+    @property
+    def seq(self) -> int:
+        """Journal lines so far: changes with every roll, step and takeback."""
+        return self.journal.seq
+
     # -- the board ----------------------------------------------------------------------------------------
 
     def projection(self) -> Projection:

@@ -6,14 +6,13 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.dice import Dice
 from controller.screen import Screen
-from controller.table import Table, build_table, profile_for
+from controller.table import Table, build_table, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
-from sim_hardware.backend import create
-from sim_hardware.players import ScriptedTable
 
 MAX_SIM_SECONDS = 6 * 3600.0
 
@@ -25,7 +24,7 @@ class DemoTooLongError(RuntimeError):
 @dataclass
 class DemoResult:
     table: Table
-    players: ScriptedTable
+    players: Any  # sim_hardware.players.ScriptedTable
     sim_seconds: float
 
 
@@ -43,7 +42,7 @@ def run_demo(seed: int, journal: Path, *, frames: Path | None = None, profile: s
              max_seconds: float = MAX_SIM_SECONDS) -> DemoResult:
     """Play (or resume) the game in ``journal`` to its end on the simulated table."""
     prof = profile_for(profile)
-    hardware = create(prof, frames_dir=frames, seed=seed)
+    hardware = load_backend(prof, frames_dir=frames, seed=seed)
     clock = hardware.clock
 
     def stamped(screen: Screen) -> None:
@@ -54,7 +53,7 @@ def run_demo(seed: int, journal: Path, *, frames: Path | None = None, profile: s
                         seed=seed, echo=stamped)
     kinds = dict(seats or {"yellow": "heuristic", "blue": "heuristic"})
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
-    players = ScriptedTable(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
+    players = scripted_players().ScriptedTable(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
     table.loop.add_source(players.poll)
     if faults is not None:
         faults(table)
@@ -75,3 +74,4 @@ def table_salt(journal: Path) -> int:
         return sum(1 for _ in journal.open("rb"))
     except OSError:
         return 0
+
