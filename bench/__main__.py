@@ -1,6 +1,9 @@
-"""``python -m bench``: every benchmark of the project in one run."""
+"""``python -m bench``: every benchmark of the project in one run (numbers and ratios, never pass/fail)."""
 
-from bench import playouts
+from bench import playouts, table
 
 if __name__ == "__main__":
+    print("== engine playouts (issue 2)")
     playouts.report()
+    print("== the table on the simulated stack (issue 3)")
+    table.report()

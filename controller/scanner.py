@@ -62,8 +62,7 @@ class MatrixScanner:
         out = []
         cols = self._cols
         for row in self._rows:
-            row.function = "output"
-            row.state = False
+            row.output_with_state(False)  # one call: no blip of a high level before the row goes low
             if self._settle is not None:
                 self._settle()
             mask = 0

@@ -67,16 +67,17 @@ class SimBoard:
     # -- electrical behaviour --------------------------------------------------------------------------
 
     def closed(self, cell: Cell) -> bool:
-        if cell in self.stuck_open:
-            return False
-        if cell in self.stuck_closed:
-            return True
-        until = self.chatter.get(cell)
-        if until is not None and self.clock is not None:
-            if self.clock.now() < until:
-                return self.rng.random() < 0.5
-            del self.chatter[cell]
-        return cell in self.pressed or self.magnets.get(cell, 0) > 0
+        if self.stuck_open or self.stuck_closed or self.chatter:
+            if cell in self.stuck_open:
+                return False
+            if cell in self.stuck_closed:
+                return True
+            until = self.chatter.get(cell)
+            if until is not None and self.clock is not None:
+                if self.clock.now() < until:
+                    return self.rng.random() < 0.5
+                del self.chatter[cell]
+        return cell in self.magnets or cell in self.pressed
 
     def column_low(self, col: int) -> bool:
         return any(self.closed((row, col)) for row in self.low_rows)
