@@ -1,0 +1,61 @@
+"""The command line as a user meets it: clear one-line errors and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+
+def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+                          input=stdin, timeout=120)
+
+
+def test_bad_mistake_rate_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "hannibal", "--mistakes", "2"]) == 2
+    assert "--mistakes must be between 0 and 1" in capsys.readouterr().err
+
+
+def test_unknown_game_is_refused() -> None:
+    result = _run("demo", "chess")
+    assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
+
+
+def test_broken_journal_is_named_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"game": "hannibal", "options": {}}\nnot json\n{"seq": 2}\n')
+    result = _run("replay", str(path))
+    assert result.returncode == 2 and f"{path}:2: not JSON" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_finished_journal_is_not_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    assert main(["demo", "hannibal", "--seed", "2", "--journal", str(path), "--quiet"]) == 0
+    result = _run("demo", "hannibal", "--journal", str(path), "--quiet")
+    assert result.returncode == 2 and "finished" in result.stderr
+
+
+def test_journal_of_another_game_or_with_a_wrong_state(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"game": "hannibal", "options": {}}\n{"seq": 1, "player": "yellow", "move": "R3,5", '
+                    '"state": {"game": "hannibal"}}\n')
+    result = _run("replay", str(path))
+    assert result.returncode == 2 and "recorded state differs" in result.stderr
+
+
+def test_real_play_without_a_pi_says_what_is_missing(tmp_path: Path) -> None:
+    result = _run("play", "hannibal", "--journal", str(tmp_path / "j.jsonl"))
+    assert result.returncode == 2 and "pin factory 'lgpio' unavailable" in result.stderr
+
+
+def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
+    result = _run("play", "hannibal", "--sim", "--seed", "3", "--journal", str(tmp_path / "j.jsonl"),
+                  stdin="fix\nroll\nok\nnonsense\nlift 99\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert "Yellow to move" in result.stdout and "unknown command 'nonsense'" in result.stdout
+    assert "cannot do that: no position 99" in result.stdout
