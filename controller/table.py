@@ -24,6 +24,7 @@ from controller.journal import Journal, JournalError, read, replay
 from controller.loop import EventLoop
 from controller.scanner import MatrixScanner, busy_wait
 from controller.screen import Screen
+from controller.sdnotify import Notifier
 from engines.base import GameState
 from engines.hannibal import State
 from engines.registry import get_game
@@ -129,6 +130,16 @@ def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice,
                         on_fault=lambda message: log.warning("%s", message))
     loop.set_handler(flow.handle)
     loop.after_tick(display.refresh)
+    notifier = Notifier(hardware.clock, {} if getattr(hardware, "simulated", False) else None)
+
+    def heartbeat() -> None:
+        """READY once the first frame is up, STATUS with the screen's title, WATCHDOG every loop turn."""
+        if display.current is not None:
+            notifier.ready()
+            notifier.status(f"{profile.game}: {display.current.title}")
+        notifier.tick()
+
+    loop.after_tick(heartbeat)
     if gpio is not None:
         for fault in gpio.startup_faults:
             loop.post(fault)
