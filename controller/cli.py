@@ -19,7 +19,7 @@ from controller.dice import Dice
 from controller.flows.hannibal import position_screen
 from controller.journal import JournalError
 from controller.screen import Screen
-from controller.table import build_table, load_backend, profile_for
+from controller.table import ask_resume, attach_game, build_io, load_backend, profile_for
 from controller.terminal import run_terminal
 from engines.base import GameState
 from engines.hannibal import State
@@ -119,7 +119,9 @@ def play(args: argparse.Namespace) -> int:
         hardware = load_backend(profile)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    table = build_table(profile, hardware, path, Dice())
+    io = build_io(profile, hardware)
+    ask_resume(io, path)
+    table = attach_game(io, path, Dice())
     table.flow.start()
     try:
         table.loop.run(until=table.finished)

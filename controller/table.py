@@ -11,6 +11,7 @@ import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from controller.buttons import ButtonTracker, GpioButtons
 from controller.dice import Dice
 from controller.display import Display
+from controller.events import ButtonEvent, Event, Press
 from controller.flows.hannibal import HannibalFlow
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
@@ -107,10 +109,22 @@ def _undoable(states: list[GameState], contents: Any) -> list[GameState]:
     return out
 
 
-def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
-                seed: int | None = None, echo: Callable[[Screen], None] | None = None) -> Table:
+@dataclass
+class TableIO:
+    """The table's hardware side, before any game is attached: loop, inputs, display, watchdog."""
+
+    profile: Profile
+    hardware: Any
+    loop: EventLoop
+    inputs: Inputs
+    display: Display
+    gpio: GpioButtons | None
+
+
+def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | None = None) -> TableIO:
     timing = profile.timing
-    settle = None if getattr(hardware, "simulated", False) or not timing.settle_us else busy_wait(timing.settle_us)
+    simulated = getattr(hardware, "simulated", False)
+    settle = None if simulated or not timing.settle_us else busy_wait(timing.settle_us)
     scanner = MatrixScanner(hardware.pin_factory, profile.rows, profile.cols,
                             debounce_scans=timing.debounce_scans, settle=settle)
     tracker = ButtonTracker(timing.hold_s)
@@ -121,16 +135,8 @@ def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice,
     loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
     loop.add_source(inputs.poll)
     display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
-    opened = open_journal(journal_path, profile.game, {}, seed)
-    if not isinstance(opened.game, State):
-        raise JournalError(f"{journal_path}: not a Hannibal game")
-    history = [s for s in opened.history if isinstance(s, State)]
-    flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
-                        settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                        on_fault=lambda message: log.warning("%s", message))
-    loop.set_handler(flow.handle)
     loop.after_tick(display.refresh)
-    notifier = Notifier(hardware.clock, {} if getattr(hardware, "simulated", False) else None)
+    notifier = Notifier(hardware.clock, {} if simulated else None)
 
     def heartbeat() -> None:
         """READY once the first frame is up, STATUS with the screen's title, WATCHDOG every loop turn."""
@@ -140,7 +146,70 @@ def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice,
         notifier.tick()
 
     loop.after_tick(heartbeat)
-    if gpio is not None:
-        for fault in gpio.startup_faults:
+    return TableIO(profile, hardware, loop, inputs, display, gpio)
+
+
+def saved_game(path: Path) -> str | None:
+    """What to ask about the journal at ``path``: None (nothing to resume), "unfinished" or "damaged"."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    try:
+        contents = read(path)
+        replay(contents, path)
+    except JournalError as e:
+        log.error("%s", e)
+        return "damaged"
+    return None if contents.finished else "unfinished"
+
+
+def ask_resume(io: TableIO, path: Path) -> bool:
+    """On the OLED: resume the saved game (OK) or start a new one (BACK). A new game keeps the old
+    journal beside it, renamed, so nothing is ever lost. Returns True to resume."""
+    kind = saved_game(path)
+    if kind is None:
+        return False
+    if kind == "damaged":
+        screen = Screen("Saved game damaged", ("see the log", "BACK = new game"), footer="old file is kept")
+    else:
+        screen = Screen("Resume the game?", (f"{path.stem}", "OK = resume", "BACK = new game"))
+    answer: list[bool] = []
+
+    def handle(event: Event) -> None:
+        if isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
+            if event.button == "OK" and kind == "unfinished":
+                answer.append(True)
+            elif event.button == "BACK":
+                answer.append(False)
+
+    io.loop.set_handler(handle)
+    io.display.show(screen)
+    io.loop.run(until=lambda: bool(answer))
+    if not answer[0]:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        aside = path.with_name(f"{path.stem}-{stamp}.{kind}{path.suffix}")
+        path.rename(aside)
+        log.warning("saved game moved aside to %s; starting a new game", aside)
+    return answer[0]
+
+
+def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
+                seed: int | None = None, echo: Callable[[Screen], None] | None = None) -> Table:
+    return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed)
+
+
+def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None) -> Table:
+    """Open (or resume) the journal and put the game's flow on the table."""
+    profile, loop, display = io.profile, io.loop, io.display
+    timing = profile.timing
+    opened = open_journal(journal_path, profile.game, {}, seed)
+    if not isinstance(opened.game, State):
+        raise JournalError(f"{journal_path}: not a Hannibal game")
+    history = [s for s in opened.history if isinstance(s, State)]
+    flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
+                        settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
+                        on_fault=lambda message: log.warning("%s", message))
+    loop.set_handler(flow.handle)
+    if io.gpio is not None:
+        for fault in io.gpio.startup_faults:
             loop.post(fault)
-    return Table(profile, hardware, loop, inputs, display, flow, opened.journal, opened.resumed)
+    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed)
