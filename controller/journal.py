@@ -31,6 +31,10 @@ class JournalError(ValueError):
     """The journal cannot be trusted; the message names the file and line."""
 
 
+class JournalWriteError(OSError):
+    """A line could not be saved (disk full, read-only storage); nothing of it was left in the file."""
+
+
 @dataclass
 class Entry:
     seq: int
@@ -143,7 +147,7 @@ class Journal:
         self.path = path
         self.header = header
         self.seq = seq
-        self._file = path.open("ab")
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     @classmethod
     def create(cls, path: Path, game: str, options: Mapping[str, Any], seed: int | None = None) -> Journal:
@@ -171,14 +175,44 @@ class Journal:
         return cls(path, contents.header, len(contents.entries))
 
     def append(self, player: str, move: str, state: Mapping[str, Any]) -> None:
-        """Write and fsync one line; only after this returns may its effect be shown."""
+        """Write and fsync one line; only after this returns may its effect be shown.
+
+        On failure the partial line is cut off again and ``JournalWriteError`` raised: the caller shows the
+        problem and applies nothing. The next append reopens the file, so storage that comes back (space
+        freed, remounted read-write) is used again without a restart.
+        """
+        data = _line({"seq": self.seq + 1, "player": player, "move": move, "state": state})
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            start = os.lseek(self._fd, 0, os.SEEK_END)
+            written = 0
+            try:
+                while written < len(data):
+                    written += os.write(self._fd, data[written:])
+                os.fsync(self._fd)
+            except OSError:
+                self._cut(start)
+                raise
+        except OSError as e:
+            raise JournalWriteError(e.errno, f"{self.path}: cannot save the game: {e.strerror or e}") from e
         self.seq += 1
-        self._file.write(_line({"seq": self.seq, "player": player, "move": move, "state": state}))
-        self._file.flush()
-        os.fsync(self._file.fileno())
+
+    def _cut(self, size: int) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            os.ftruncate(fd, size)
+        except OSError:
+            pass  # the torn tail is dropped when the journal is next read
+        finally:
+            os.close(fd)
 
     def close(self) -> None:
-        self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def _line(obj: Mapping[str, Any]) -> bytes:

@@ -13,6 +13,7 @@ before the screen shows it.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -22,7 +23,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.journal import UNDO, Journal
+from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import Kind, Projection, fixup_list, label, move_match
 from controller.screen import Screen
@@ -355,18 +356,34 @@ class HannibalFlow:
     def _commit(self, move: Move) -> None:
         before = self.game
         self.undo_stack.append(before.clone())
-        if isinstance(move, Step):
-            self.notice = self._checklist(before, move)
-        self._apply(move)
+        notice = self._checklist(before, move) if isinstance(move, Step) else ""
+        if self._apply(move):
+            self.notice = notice
+            self.redraw()
+        else:
+            self.undo_stack.pop()
 
-    def _apply(self, move: Move) -> None:
+    def _save(self, player: str, move: str, state: State) -> bool:
+        """Journal a line; if storage fails, say so on the screen and in the log and apply nothing."""
+        try:
+            self.journal.append(player, move, state.to_json())
+        except JournalWriteError as e:
+            self._log(str(e.strerror))
+            reason = {errno.ENOSPC: "disk full", errno.EROFS: "read-only", errno.EACCES: "no access"}
+            self.notice = f"NOT SAVED: {reason.get(e.errno or 0, 'storage error')}"
+            self.redraw()
+            return False
+        return True
+
+    def _apply(self, move: Move) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""
         player = self.game.to_move
         after = self.game.clone()
         after.apply(move)
+        if not self._save(player, str(move), after):
+            return False
         if self.game.is_chance():
             self.undo_stack.clear()
-        self.journal.append(player, str(move), after.to_json())
         was_chance = self.game.is_chance()
         self.game = after
         self._projection = None
@@ -385,6 +402,7 @@ class HannibalFlow:
         else:
             self.committed()
         self._follow_board()
+        return True
 
     def _follow_board(self) -> None:
         """After a takeback or a move chosen from the menu the pieces must follow: say how, at once, and
@@ -395,9 +413,11 @@ class HannibalFlow:
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
 
     def _undo(self) -> None:
-        previous = self.undo_stack.pop()
-        player = self.game.to_move
-        self.journal.append(player, UNDO, previous.to_json())
+        previous = self.undo_stack[-1]
+        if not self._save(self.game.to_move, UNDO, previous):
+            self.cancel()
+            return
+        self.undo_stack.pop()
         self.game = previous
         self._projection = None
         self.touched.clear()
