@@ -37,6 +37,7 @@ class TimerFired:
 
     name: str
     at: float
+    generation: int = 0
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ class EventLoop:
         self._sources: list[Source] = []
         self._queue: deque[Event] = deque()
         self._timers: dict[str, float] = {}
+        self._generation: dict[str, int] = {}
         self._handler: Handler | None = None
         self._idle: list[Callable[[], None]] = []
         self.ticks = 0
@@ -41,11 +42,14 @@ class EventLoop:
         self._queue.append(event)
 
     def set_timer(self, name: str, delay: float) -> None:
-        """(Re)arm the one timer of this name; it fires once as ``TimerFired(name)``."""
+        """(Re)arm the one timer of this name; it fires once as ``TimerFired(name)``. Re-arming or
+        cancelling also voids a firing already queued in this tick, so the handler never sees a stale one."""
         self._timers[name] = self.clock.now() + delay
+        self._generation[name] = self._generation.get(name, 0) + 1
 
     def cancel_timer(self, name: str) -> None:
         self._timers.pop(name, None)
+        self._generation[name] = self._generation.get(name, 0) + 1
 
     def timer_pending(self, name: str) -> bool:
         return name in self._timers
@@ -59,10 +63,12 @@ class EventLoop:
             for name, due in sorted(self._timers.items(), key=lambda kv: kv[1]):
                 if due <= now:
                     del self._timers[name]
-                    self._queue.append(TimerFired(name, now))
+                    self._queue.append(TimerFired(name, now, self._generation.get(name, 0)))
         handler = self._handler
         while self._queue:
             event = self._queue.popleft()
+            if isinstance(event, TimerFired) and event.generation != self._generation.get(event.name, 0):
+                continue  # re-armed or cancelled after it was queued
             if handler is not None:
                 handler(event)
         for callback in self._idle:

@@ -76,25 +76,21 @@ def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable
     """
     touched_set = frozenset(touched)
     fits = [(m, changed) for m, after, changed in projection.after if after == sensed]
-    evidenced = [m for m, changed in fits if touched_set <= changed]
-    candidates = evidenced or [m for m, _ in fits]
+    # touches order the candidates (the likeliest first) but never decide alone: a straightened neighbour
+    # must not turn one move into another
+    candidates = tuple([m for m, changed in fits if touched_set <= changed] +
+                       [m for m, changed in fits if not touched_set <= changed])
     if sensed == projection.before_set:
         if not ok or not candidates:
             return Match(Kind.IDLE)
-        return _choice(candidates)
+        return Match(Kind.CHOOSE, candidates=candidates)  # nothing changed: always ask, BACK = no move
     if len(candidates) == 1:
-        return Match(Kind.MOVE, candidates[0], tuple(candidates))
+        return Match(Kind.MOVE, candidates[0], candidates)
     if not (settled or ok):
-        return Match(Kind.PENDING, candidates=tuple(candidates))
+        return Match(Kind.PENDING, candidates=candidates)
     if candidates:
-        return _choice(candidates)
+        return Match(Kind.CHOOSE, candidates=candidates)
     return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed))
-
-
-def _choice(candidates: list[Move]) -> Match:
-    if len(candidates) == 1:
-        return Match(Kind.MOVE, candidates[0], tuple(candidates))
-    return Match(Kind.CHOOSE, candidates=tuple(candidates))
 
 
 def fixup_list(expected: Occupancy, sensed: frozenset[str]) -> tuple[str, ...]:

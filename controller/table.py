@@ -100,7 +100,7 @@ def _undoable(states: list[GameState], contents: Any) -> list[GameState]:
     """Positions before each step since the last roll: what BACK may still take back after a resume."""
     out: list[GameState] = []
     for before, entry in zip(states, contents.entries, strict=False):
-        if before.is_chance():
+        if entry.move.startswith("R"):  # a roll: earlier steps can no longer be taken back
             out = []
         elif entry.move != "undo":
             out.append(before)

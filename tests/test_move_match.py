@@ -35,13 +35,21 @@ def test_stack_to_stack_needs_ok_then_a_choice() -> None:
     assert m.kind is Kind.CHOOSE and {"0-6", "6-12"} <= {str(c) for c in m.candidates}
 
 
-def test_touches_tell_a_send_from_a_move_onto_own_stack() -> None:
+def test_touches_order_the_choice_but_never_decide_it() -> None:
     # 10-13 sends the blue piece on 13; 10-12 joins the yellow stack: both leave 10 empty, 12 and 13 full
     s = position({10: ("yellow", 1), 12: ("yellow", 2), 13: ("blue", 1), 40: ("blue", 1)}, dice=(2, 3))
     sensed = _board(s, minus=(10,))
-    assert move_match(_proj(s), sensed, {"pos:10", "pos:13"}).move is not None
-    assert str(move_match(_proj(s), sensed, {"pos:10", "pos:13"}).move) == "10-13"
-    assert move_match(_proj(s), sensed, {"pos:10"}, settled=True).kind is Kind.CHOOSE
+    assert move_match(_proj(s), sensed, {"pos:10", "pos:13"}).kind is Kind.PENDING
+    m = move_match(_proj(s), sensed, {"pos:10", "pos:13"}, settled=True)
+    assert m.kind is Kind.CHOOSE and [str(c) for c in m.candidates] == ["10-13", "10-12"]
+    m = move_match(_proj(s), sensed, {"pos:10", "pos:12"}, settled=True)
+    assert [str(c) for c in m.candidates] == ["10-12", "10-13"]
+
+
+def test_a_single_hidden_move_is_still_asked() -> None:
+    s = position({0: ("yellow", 3), 3: ("yellow", 1), 40: ("blue", 1)}, dice=(3, 4))
+    m = move_match(_proj(s), _board(s), ok=True)
+    assert m.kind is Kind.CHOOSE and [str(c) for c in m.candidates] == ["0-3"]
 
 
 def test_nothing_fits_gives_paired_instructions() -> None:

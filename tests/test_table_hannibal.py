@@ -143,3 +143,66 @@ def test_menu_move_without_sensors_then_board_follows(table: Harness) -> None:
     assert table.moves()[-1] == "12-17"
     table.run(3.5)
     assert "put 1 on 17" in table.text
+
+
+def test_a_piece_held_in_the_hand_is_asked_about_not_applied(table: Harness) -> None:
+    table.roll(1, 5)
+    table.play(6, 7)
+    table.lift(7)  # thinking, piece in hand: 7-12 (onto the own stack) would fit the sensors
+    table.run(3.5)
+    assert table.moves() == ["R1,5", "6-7"] and table.phase is Phase.CHOOSE and "> 7-12" in table.text
+    table.place(7)  # changes their mind: the question goes away, nothing is applied
+    assert table.phase is Phase.STEP and table.moves() == ["R1,5", "6-7"]
+
+
+def test_ok_on_an_unchanged_board_asks_and_back_means_no_move(table: Harness) -> None:
+    table.roll(1, 6)
+    table.press("OK")
+    assert table.phase is Phase.CHOOSE
+    table.press("BACK")  # "I did not move"
+    assert table.phase is Phase.STEP and table.moves() == ["R1,6"]
+
+
+def test_a_stack_moved_one_piece_at_a_time(table: Harness) -> None:
+    table.roll(4, 6)
+    for _ in range(4):
+        table.move(12, 18)
+    table.run(0.5)
+    if table.phase is Phase.CHOOSE:
+        table.pick("S12-18")
+    assert table.moves() == ["R4,6", "S12-18"]
+
+
+def test_the_choice_goes_away_when_the_board_is_put_back(table: Harness) -> None:
+    table.roll(5, 6)
+    table.move(12, 17)
+    table.run(0.5)
+    assert table.phase is Phase.CHOOSE
+    table.move(17, 12)
+    assert table.phase is Phase.STEP
+    table.press("OK")
+    assert table.moves() == ["R5,6"]
+
+
+def test_a_dead_sensor_is_named_and_can_be_ignored(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "j.jsonl", set_up=False)
+    t.board.stuck_open.add(t.cell(0))
+    for loc in ("pos:0", "pos:6", "pos:12", "pos:36", "pos:42", "pos:48"):
+        t.board.place(t.cell(loc), 4)
+    t.run(21)
+    assert "sensor 0 stuck? OK = ignore it" in t.text
+    t.press("OK")
+    assert t.phase is Phase.ROLL
+
+
+def test_back_during_a_fixup_takes_back_the_wrong_move(table: Harness) -> None:
+    table.roll(5, 6)
+    table.move(12, 17)
+    table.run(0.5)
+    table.pick("6-17")  # the wrong one
+    table.lift(17)
+    table.run(3.5)
+    assert table.phase is Phase.FIXUP
+    table.press("BACK")
+    table.press("OK")
+    assert table.moves()[-1] == "undo"

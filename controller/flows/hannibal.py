@@ -29,6 +29,7 @@ from controller.move_match import Kind, Projection, fixup_list, label, move_matc
 from controller.screen import Screen
 from engines.base import Move
 from engines.hannibal import State, Step
+from engines.hannibal.moves import PIECE, STACK
 
 NAMES = {"yellow": "Yellow", "blue": "Blue"}
 STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
@@ -66,7 +67,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "committed", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP, Phase.UNDO], "dest": Phase.ROLL,
      "conditions": "roll_due"},
     {"trigger": "committed", "source": [Phase.STEP, Phase.CHOOSE, Phase.FIXUP, Phase.UNDO], "dest": Phase.STEP},
-    {"trigger": "ask_undo", "source": [Phase.ROLL, Phase.STEP], "dest": Phase.UNDO},
+    {"trigger": "ask_undo", "source": [Phase.ROLL, Phase.STEP, Phase.FIXUP], "dest": Phase.UNDO},
 ]
 
 
@@ -107,6 +108,7 @@ class HannibalFlow:
         self._projection: Projection | None = None
         self._deviated_at: float | None = None
         self._last_placed = False
+        self._manual = False  # the candidate list was opened from the menu, not asked by the board
         self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
         self._fixup_since: tuple[tuple[str, ...], float] | None = None
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
@@ -240,14 +242,25 @@ class HannibalFlow:
                 self._undo()
             elif button == "BACK":
                 self.cancel()
-        elif phase in (Phase.FIXUP, Phase.SETUP) and button == "OK" and self._stuck_location() is not None:
-            location = self._stuck_location()
-            assert location is not None
-            self.ignored.add(location)
-            self._log(f"sensor at {label(location)} ignored on the players' word")
-            self._judge(placed=False, confirm=True, settled=True)
+        elif phase in (Phase.FIXUP, Phase.SETUP):
+            self._fixup_button(button)
         else:
             self.redraw()
+
+    def _fixup_button(self, button: str) -> None:
+        """While the board is being put right: OK ignores a sensor named as stuck, BACK takes back the last
+        step (a wrongly applied move needs no rebuilding first), NEXT plays from the menu."""
+        location = self._stuck_location()
+        if button == "OK" and location is not None:
+            self.ignored.add(location)
+            self._log(f"sensor at {label(location)} ignored on the players' word")
+            self.notice = ""
+            self._judge(placed=False, confirm=True, settled=True)
+        elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
+            self.ask_undo()
+        elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
+            self._restoring = False
+            self._offer(tuple(self.game.legal_moves()), manual=True)
 
     def _fault(self, message: str) -> None:
         self.notice = message
@@ -269,17 +282,37 @@ class HannibalFlow:
                 self.touched.clear()
             if phase is Phase.FIXUP:
                 self.board_ready()
+            elif phase is Phase.CHOOSE and not self._manual:
+                self.cancel()  # the board is back as it was: the question is moot
             elif pressed_ok:
-                self.notice = "No move seen: move a piece, or NEXT for the list"
+                self.notice = "No move seen: move, or NEXT"
                 self.redraw()
             return
-        if match.kind is Kind.MOVE and match.move is not None and (placed or confirm or pressed_ok):
-            self._commit(match.move)
+        if match.kind is Kind.MOVE and match.move is not None:
+            move = match.move
+            alternative = self._stack_alternative(move)
+            if alternative is not None:
+                # a stack may be moving one piece at a time: the first piece down is no proof
+                if settled or pressed_ok:
+                    self._offer((move, alternative))
+            elif placed or pressed_ok or (settled and self._last_placed):
+                self._commit(move)
+            elif settled:
+                self._offer((move,))  # only lifts seen: a piece may still be in the hand, so ask
         elif match.kind is Kind.CHOOSE and (settled or pressed_ok):
             if phase is not Phase.CHOOSE or self.candidates != match.candidates:
                 self._offer(match.candidates)
         elif match.kind is Kind.FIXUP and self._grace_over():
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
+        elif match.kind in (Kind.FIXUP, Kind.PENDING) and phase is Phase.CHOOSE and not self._manual:
+            self.cancel()  # the board no longer shows any move on the list
+
+    def _stack_alternative(self, move: Move) -> Move | None:
+        """The stack move with the same start and end as a piece move, when both are legal."""
+        if not isinstance(move, Step) or move.kind != PIECE:
+            return None
+        stack = Step(STACK, move.src, move.dst)
+        return stack if stack in self.game.legal_moves() else None
 
     def _judge_still(self, settled: bool) -> None:
         """SETUP, ROLL: no move may happen, the board must show the engine's position."""
@@ -305,12 +338,16 @@ class HannibalFlow:
             self.redraw()
 
     def _stuck_location(self) -> str | None:
-        """A fix-up that has said "lift N" unchanged for STUCK_S: the sensor at N may be stuck closed."""
+        """A fix-up list unchanged for STUCK_S: the first location it names may have a sensor stuck closed
+        ("lift N" that never clears) or dead ("put N on X" that never registers)."""
         if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
             return None
-        lifts = [f.split()[1] for f in self.fixups if f.startswith("lift ")]
-        matches = [loc for loc in self.seen() - self.projection().before_set if label(loc) in lifts]
-        return matches[0] if len(matches) == 1 else None
+        wrong = self.seen() ^ self.projection().before_set
+        for instruction in self.fixups:
+            location = next((loc for loc in wrong if label(loc) == instruction.split()[-1]), None)
+            if location is not None:
+                return location
+        return None
 
     def _check_stuck(self) -> None:
         location = self._stuck_location()
@@ -336,6 +373,10 @@ class HannibalFlow:
             self._entered_dice[-1] = (self._entered_dice[-1] - 1 + delta) % 6 + 1
         elif button == "OK":
             if len(self._entered_dice) == 2:
+                if not self.board_matches():
+                    self.cancel()
+                    self._roll()  # refuses, with the fix-up list, exactly as the ROLL button does
+                    return
                 a, b = self._entered_dice
                 self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"))
                 return
@@ -345,6 +386,7 @@ class HannibalFlow:
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         if not candidates:
             return
+        self._manual = manual
         self.candidates = candidates
         self.selected = 0
         self.notice = "Pick the move you made" if not manual else "Pick a move, then do it"
@@ -407,7 +449,7 @@ class HannibalFlow:
     def _follow_board(self) -> None:
         """After a takeback or a move chosen from the menu the pieces must follow: say how, at once, and
         accept no move until the board shows the position."""
-        if not self.board_matches():
+        if not self.game.is_over() and not self.board_matches():
             self._restoring = True
             self._deviated_at = self.loop.clock.now()
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
