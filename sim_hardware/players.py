@@ -28,6 +28,10 @@ Cell = tuple[int, int]
 PRESS_S = 0.08
 
 
+class TableMisreadError(AssertionError):
+    """The table offered moves that do not include the one made: the flow misread the board."""
+
+
 class TableView(Protocol):
     """What people read off the table's screen."""
 
@@ -143,7 +147,13 @@ class ScriptedTable:
         flow = self.flow
         if not flow.candidates:
             return
-        target = self.intended if self.intended in flow.candidates else flow.candidates[0]
+        if self.intended not in flow.candidates:
+            if self._acted_on != ("step", flow.seq):  # asked before moving (OK pressed by mistake): "no"
+                self._press("BACK", pause=0.3)
+                return
+            raise TableMisreadError(f"the table asks {', '.join(map(str, flow.candidates))} but {self.intended} "
+                                    f"was made")
+        target = self.intended
         if flow.candidates[flow.selected] == target:
             self._press("OK", pause=0.3)
         else:
@@ -161,6 +171,7 @@ class ScriptedTable:
             return  # done these already; give the sensors time
         self._fixups_done = (fixups, now)
         self.awaiting_fixup = False
+        self._acted_on = None  # told to put the board back: the move is to be made again
         for instruction in fixups:  # done against what is really there, so doing one twice is harmless
             verb, *rest = instruction.split()
             if verb == "lift":
@@ -171,14 +182,17 @@ class ScriptedTable:
 
     # -- physical actions ---------------------------------------------------------------------------------
 
-    def _perform(self, game: State, step: Step, stray: bool = False) -> None:
+    def _perform(self, game: State, step: Step, stray: bool = False, hold: float = 0.0) -> None:
         mover = game.to_move
         goal = 48 if mover == "yellow" else 0
+        if step.kind == STACK and step.dst != goal and self.rng.random() < 0.5:
+            self._stack_by_hand(game, step)
+            return
         if step.kind != ENTRY:
             src_count = game.at(step.src)
             n = src_count[1] if step.kind == STACK and src_count else 1
             src = self._cell(step.src)
-            self._act(self.rng.uniform(0.2, 0.6), lambda: self.board.lift(src, n), "lift")
+            self._act(hold or self.rng.uniform(0.2, 0.6), lambda: self.board.lift(src, n), "lift")
         else:
             n = 1
         if stray:
@@ -192,10 +206,27 @@ class ScriptedTable:
             self._act(0.3, lambda: self.board.lift(dst, sent), "send off")
         self._act(0.2, lambda: self.board.place(dst, n), "place")
 
+    def _stack_by_hand(self, game: State, step: Step) -> None:
+        """A stack moved a piece at a time, as people often do: the table must wait for the last one."""
+        at_src, landing = game.at(step.src), game.at(step.dst)
+        n = at_src[1] if at_src else 1
+        src, dst = self._cell(step.src), self._cell(step.dst)
+        if landing is not None and landing[0] != game.to_move:
+            sent = landing[1]
+            self._act(0.3, lambda: self.board.lift(dst, sent), "send off")
+        for _ in range(n):
+            self._act(0.3, lambda: self.board.lift(src, 1), "lift one of the stack")
+            self._act(self.rng.uniform(0.2, 0.8), lambda: self.board.place(dst, 1), "place it")
+
     def _mistake(self, game: State, step: Step) -> None:
         self.mistakes_made += 1
-        kind = self.rng.choice(("wrong square", "lift and put back", "stray lift"))
-        if kind == "lift and put back":
+        kind = self.rng.choice(("wrong square", "lift and put back", "stray lift", "slow hand", "needless OK"))
+        if kind == "slow hand":
+            self._perform(game, step, hold=4.0)  # longer than the grace period, piece in the air
+        elif kind == "needless OK":
+            self._press("OK", pause=0.5)  # before moving: a hidden-move question must be answered "no"
+            self._perform(game, step)
+        elif kind == "lift and put back":
             self._stray(game, exclude=set())
             self._perform(game, step)
         elif kind == "stray lift" and step.kind != ENTRY:

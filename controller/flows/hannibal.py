@@ -106,7 +106,7 @@ class HannibalFlow:
         self.undo_stack: list[State] = list(history or [])
         self._entered_dice: list[int] = []
         self._projection: Projection | None = None
-        self._deviated_at: float | None = None
+        self._last_change: float | None = None  # when a sensor last changed since the last commit
         self._last_placed = False
         self._manual = False  # the candidate list was opened from the menu, not asked by the board
         self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
@@ -188,12 +188,7 @@ class HannibalFlow:
         self._last_placed = event.closed
         self.loop.set_timer("settle", self.settle_s)
         self.loop.set_timer("quiet", self.grace_s)
-        if self.board_matches():
-            self._deviated_at = None
-            self.loop.cancel_timer("grace")
-        elif self._deviated_at is None:
-            self._deviated_at = event.at
-            self.loop.set_timer("grace", self.grace_s)
+        self._last_change = event.at
         self._judge(placed=event.closed, confirm=False)
 
     def _timer(self, name: str) -> None:
@@ -201,7 +196,7 @@ class HannibalFlow:
             # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
             # in the air, so a lift-only board is judged when it has been quiet for the grace period.
             self._judge(placed=False, confirm=True, settled=True)
-        elif name in ("grace", "quiet"):
+        elif name == "quiet":
             self._judge(placed=False, confirm=True, settled=True)
         elif name == "stuck":
             self._check_stuck()
@@ -277,13 +272,14 @@ class HannibalFlow:
             self._judge_still(settled)
             return
         match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok)
+        if phase is Phase.CHOOSE and not self._manual and set(match.candidates) != set(self.candidates):
+            self.cancel()  # the board changed under the question: judge it afresh
+            phase = self.state
         if match.kind is Kind.IDLE:
             if settled:
                 self.touched.clear()
             if phase is Phase.FIXUP:
                 self.board_ready()
-            elif phase is Phase.CHOOSE and not self._manual:
-                self.cancel()  # the board is back as it was: the question is moot
             elif pressed_ok:
                 self.notice = "No move seen: move, or NEXT"
                 self.redraw()
@@ -304,8 +300,6 @@ class HannibalFlow:
                 self._offer(match.candidates)
         elif match.kind is Kind.FIXUP and self._grace_over():
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
-        elif match.kind in (Kind.FIXUP, Kind.PENDING) and phase is Phase.CHOOSE and not self._manual:
-            self.cancel()  # the board no longer shows any move on the list
 
     def _stack_alternative(self, move: Move) -> Move | None:
         """The stack move with the same start and end as a piece move, when both are legal."""
@@ -326,7 +320,9 @@ class HannibalFlow:
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
 
     def _grace_over(self) -> bool:
-        return self._deviated_at is not None and self.loop.clock.now() - self._deviated_at >= self.grace_s - 1e-9
+        """The board has been quiet for the grace period: whoever was moving has stopped (a stack moved by
+        hand, a piece at a time, takes longer than any single gesture, so quiet counts, not the first change)."""
+        return self._last_change is None or self.loop.clock.now() - self._last_change >= self.grace_s - 1e-9
 
     def _show_fixups(self, fixups: tuple[str, ...]) -> None:
         if self.state is not Phase.FIXUP and self.state is not Phase.SETUP:
@@ -432,10 +428,9 @@ class HannibalFlow:
         self.touched.clear()
         self.fixups = ()
         self.candidates = ()
-        self.loop.cancel_timer("grace")
         self.loop.cancel_timer("settle")
         self.loop.cancel_timer("quiet")
-        self._deviated_at = None
+        self._last_change = None
         if was_chance:
             if after.is_chance():
                 self.notice = f"{NAMES[player]} rolled {move}: no move, turn passes"
@@ -451,7 +446,6 @@ class HannibalFlow:
         accept no move until the board shows the position."""
         if not self.game.is_over() and not self.board_matches():
             self._restoring = True
-            self._deviated_at = self.loop.clock.now()
             self._show_fixups(fixup_list(self.projection().before, self.seen()))
 
     def _undo(self) -> None:
