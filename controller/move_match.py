@@ -65,22 +65,24 @@ class Projection:
 
 
 def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable[str] = (), *,
-               settled: bool = False, ok: bool = False) -> Match:
+               settled: bool = False, ok: bool = False, ignored: frozenset[str] = frozenset()) -> Match:
     """Judge the sensed board against the projection.
 
     ``touched`` are the locations whose sensors changed during this move. ``settled`` says the board has
     been quiet for the settle time, ``ok`` that the players pressed OK: only then is an ambiguity offered
     or a fix-up listed (a board mid-move is not a mistake yet). A board that looks unchanged yields a
     move only on OK: a piece moved from a stack onto a stack changes no sensor, and silence must never
-    become a move by itself.
+    become a move by itself. ``ignored`` sensors (declared broken by the players) take no part.
     """
-    touched_set = frozenset(touched)
-    fits = [(m, changed) for m, after, changed in projection.after if after == sensed]
+    touched_set = frozenset(touched) - ignored
+    sensed = sensed - ignored
+    before_set = projection.before_set - ignored
+    fits = [(m, changed) for m, after, changed in projection.after if after - ignored == sensed]
     # touches order the candidates (the likeliest first) but never decide alone: a straightened neighbour
     # must not turn one move into another
     candidates = tuple([m for m, changed in fits if touched_set <= changed] +
                        [m for m, changed in fits if not touched_set <= changed])
-    if sensed == projection.before_set:
+    if sensed == before_set:
         if not ok or not candidates:
             return Match(Kind.IDLE)
         return Match(Kind.CHOOSE, candidates=candidates)  # nothing changed: always ask, BACK = no move
@@ -90,14 +92,14 @@ def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable
         return Match(Kind.PENDING, candidates=candidates)
     if candidates:
         return Match(Kind.CHOOSE, candidates=candidates)
-    return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed))
+    return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed, ignored))
 
 
-def fixup_list(expected: Occupancy, sensed: frozenset[str]) -> tuple[str, ...]:
+def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Exact instructions to get from the sensed board back to ``expected``, a lift and a put paired
     together where a piece was simply put in the wrong place."""
-    extra = sorted(sensed - occupied(expected), key=_order)
-    missing = sorted(occupied(expected) - sensed, key=_order)
+    extra = sorted(sensed - occupied(expected) - ignored, key=_order)
+    missing = sorted(occupied(expected) - sensed - ignored, key=_order)
     out: list[str] = []
     for i in range(max(len(extra), len(missing))):
         if i < len(extra):

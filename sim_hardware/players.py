@@ -44,6 +44,9 @@ class TableView(Protocol):
     @property
     def seq(self) -> int: ...  # moves so far (the screen changes with every one)
 
+    @property
+    def last_step(self) -> str: ...  # "Done: 12-17" on the screen: the step just applied
+
     candidates: tuple[Any, ...]
     selected: int
     fixups: tuple[str, ...]
@@ -76,12 +79,17 @@ class ScriptedTable:
         self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self.awaiting_fixup = False  # a deliberate mistake is on the board: the flow must catch it
         self._mistake_seq = -1
+        self._mistake_at = 0.0
+        self.now = 0.0
         self.mistakes_made = 0
-        self.decisions: dict[int, str] = {}  # journal length when decided -> the move meant (last decision wins)
+        self.decisions: dict[int, str] = {}
+        self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
+        self._checked: set[int] = set()  # journal length when decided -> the move meant (last decision wins)
 
     # -- the loop source --------------------------------------------------------------------------------
 
     def poll(self, now: float) -> list[object]:
+        self.now = now
         if now < self.busy_until:
             return []
         if self.actions:
@@ -100,10 +108,16 @@ class ScriptedTable:
     def _decide(self, now: float) -> None:
         flow = self.flow
         phase = flow.phase.value
-        if self.awaiting_fixup and flow.seq != self._mistake_seq:
-            self.awaiting_fixup = False  # the table moved on: nothing left to put right
+        if self.awaiting_fixup and (flow.seq != self._mistake_seq or now - self._mistake_at > 10.0):
+            self.awaiting_fixup = False  # the table moved on, or never saw it (a dead sensor): put it right
         if flow.game.to_move not in self.bots and phase not in ("setup", "fixup"):
             return  # a person plays this seat
+        if phase in ("roll", "step") and self._unmade_step_shown():
+            self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm
+            self._acted_on = None
+            self._press("BACK", pause=0.3)
+            self._press("OK", pause=0.5)
+            return
         if phase in ("setup", "fixup"):
             self._follow_fixups(now)
         elif (phase == "roll" or (phase == "step" and self._acted_on != ("step", flow.seq))) \
@@ -120,6 +134,17 @@ class ScriptedTable:
             self._choose()
         elif phase in ("undo", "dice"):
             self._press("BACK", pause=0.3)
+
+    def _unmade_step_shown(self) -> bool:
+        """The screen shows a step just applied that is not the one meant (looked at once per line)."""
+        seq = self.flow.seq
+        if seq in self._checked:
+            return False
+        self._checked.add(seq)
+        last = self.flow.last_step
+        if not last or self.flow.notice.startswith("Taken back"):
+            return False
+        return self.decisions.get(seq - 1) != last
 
     def _step(self, now: float) -> None:
         game = self.flow.game
@@ -243,6 +268,7 @@ class ScriptedTable:
             self._acted_on = None  # the flow will say how to put it right; then think again
             self.awaiting_fixup = True
             self._mistake_seq = self.flow.seq
+            self._mistake_at = self.now
 
     def _wrong_square(self, game: State, step: Step) -> int | None:
         if step.kind == STACK:

@@ -108,6 +108,8 @@ class HannibalFlow:
         self._projection: Projection | None = None
         self._last_change: float | None = None  # when a sensor last changed since the last commit
         self._last_placed = False
+        self._fits: tuple[Move, ...] = ()
+        self._steps_done: list[str] = []  # notation of the steps in undo_stack, in step with it
         self._manual = False  # the candidate list was opened from the menu, not asked by the board
         self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
         self._fixup_since: tuple[tuple[str, ...], float] | None = None
@@ -144,6 +146,11 @@ class HannibalFlow:
         return self.state
 
     @property
+    def last_step(self) -> str:
+        """The last step applied and not taken back, while it can still be taken back."""
+        return self._steps_done[-1] if self._steps_done and self.undo_stack else ""
+
+    @property
     def seq(self) -> int:
         """Journal lines so far: changes with every roll, step and takeback."""
         return self.journal.seq
@@ -157,12 +164,11 @@ class HannibalFlow:
         return self._projection
 
     def seen(self) -> frozenset[str]:
-        """The sensed board, with ignored sensors read as the engine expects them."""
-        expected = self.projection().before_set
-        return frozenset((self.sensed - self.ignored) | (expected & self.ignored))
+        """The sensed board, without the sensors the players declared broken."""
+        return frozenset(self.sensed - self.ignored)
 
     def board_matches(self) -> bool:
-        return self.seen() == self.projection().before_set
+        return self.seen() == self.projection().before_set - self.ignored
 
     # -- events -------------------------------------------------------------------------------------------
 
@@ -271,8 +277,9 @@ class HannibalFlow:
         if self._restoring or phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
             self._judge_still(settled)
             return
-        match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok)
-        if phase is Phase.CHOOSE and not self._manual and set(match.candidates) != set(self.candidates):
+        match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok,
+                           ignored=frozenset(self.ignored))
+        if phase is Phase.CHOOSE and not self._manual and set(match.candidates) != set(self._fits):
             self.cancel()  # the board changed under the question: judge it afresh
             phase = self.state
         if match.kind is Kind.IDLE:
@@ -281,8 +288,7 @@ class HannibalFlow:
             if phase is Phase.FIXUP:
                 self.board_ready()
             elif pressed_ok:
-                self.notice = "No move seen: move, or NEXT"
-                self.redraw()
+                self._offer_unseen()  # OK but no move fits: a sensor may be lying; the players say which
             return
         if match.kind is Kind.MOVE and match.move is not None:
             move = match.move
@@ -296,10 +302,23 @@ class HannibalFlow:
             elif settled:
                 self._offer((move,))  # only lifts seen: a piece may still be in the hand, so ask
         elif match.kind is Kind.CHOOSE and (settled or pressed_ok):
-            if phase is not Phase.CHOOSE or self.candidates != match.candidates:
+            if phase is not Phase.CHOOSE or self._fits != match.candidates:
                 self._offer(match.candidates)
+        elif match.kind in (Kind.FIXUP, Kind.PENDING) and pressed_ok:
+            self._offer_unseen()
         elif match.kind is Kind.FIXUP and self._grace_over():
-            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
+
+    def _offer_unseen(self) -> None:
+        """OK on a board that fits no move (a dead sensor under the piece, a stuck one elsewhere): the players
+        say which move they made, from those leaving the lifted places; the board is then put right."""
+        projection = self.projection()
+        lifted = projection.before_set - self.ignored - self.seen()
+        moves = tuple(m for m, _, changed in projection.after if lifted and lifted <= changed)
+        hidden = tuple(m for m, after, _ in projection.after if after - self.ignored == self.seen())
+        self._offer(moves or hidden or tuple(self.game.legal_moves()), manual=True)
+        self.notice = "Not seen: pick your move"
+        self.redraw()
 
     def _stack_alternative(self, move: Move) -> Move | None:
         """The stack move with the same start and end as a piece move, when both are legal."""
@@ -317,7 +336,7 @@ class HannibalFlow:
                 self.board_ready()
             return
         if self.state is Phase.SETUP or self._restoring or self._grace_over():
-            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
 
     def _grace_over(self) -> bool:
         """The board has been quiet for the grace period: whoever was moving has stopped (a stack moved by
@@ -338,7 +357,7 @@ class HannibalFlow:
         ("lift N" that never clears) or dead ("put N on X" that never registers)."""
         if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
             return None
-        wrong = self.seen() ^ self.projection().before_set
+        wrong = self.seen() ^ (self.projection().before_set - self.ignored)
         for instruction in self.fixups:
             location = next((loc for loc in wrong if label(loc) == instruction.split()[-1]), None)
             if location is not None:
@@ -355,7 +374,7 @@ class HannibalFlow:
     def _roll(self) -> None:
         if not self.board_matches():
             self.notice = "Fix the board before rolling"
-            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
             return
         self._apply(self.dice.roll(self.game))
 
@@ -380,10 +399,14 @@ class HannibalFlow:
         self.redraw()
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
+        """Ask which move: the likely ones first, then every other legal move, so a move the sensors
+        misread (a lying reed) can still be named. BACK leaves the list."""
         if not candidates:
             return
         self._manual = manual
-        self.candidates = candidates
+        self._fits = candidates
+        rest = tuple(m for m in self.game.legal_moves() if m not in candidates)
+        self.candidates = candidates + rest
         self.selected = 0
         self.notice = "Pick the move you made" if not manual else "Pick a move, then do it"
         if self.state is Phase.CHOOSE:
@@ -396,6 +419,7 @@ class HannibalFlow:
         self.undo_stack.append(before.clone())
         notice = self._checklist(before, move) if isinstance(move, Step) else ""
         if self._apply(move):
+            self._steps_done.append(str(move))
             self.notice = notice
             self.redraw()
         else:
@@ -422,6 +446,7 @@ class HannibalFlow:
             return False
         if self.game.is_chance():
             self.undo_stack.clear()
+            self._steps_done.clear()
         was_chance = self.game.is_chance()
         self.game = after
         self._projection = None
@@ -446,7 +471,7 @@ class HannibalFlow:
         accept no move until the board shows the position."""
         if not self.game.is_over() and not self.board_matches():
             self._restoring = True
-            self._show_fixups(fixup_list(self.projection().before, self.seen()))
+            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
 
     def _undo(self) -> None:
         previous = self.undo_stack[-1]
@@ -454,6 +479,8 @@ class HannibalFlow:
             self.cancel()
             return
         self.undo_stack.pop()
+        if self._steps_done:
+            self._steps_done.pop()
         self.game = previous
         self._projection = None
         self.touched.clear()
@@ -496,14 +523,16 @@ class HannibalFlow:
             last = self.undo_stack[-1] if self.undo_stack else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
-        return position_screen(g, self.notice)
+        return position_screen(g, self.notice, self.last_step)
 
 
-def position_screen(g: State, notice: str = "") -> Screen:
-    """The screen for a position between moves: whose roll, whose step with which dice, or who won.
+def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
+    """The screen for a position between moves: whose roll, whose step with which dice, or who won, and
+    the last step applied (so a move the table got wrong is seen, and taken back with BACK).
     Pure, so ``boardkeeper replay`` shows a journal exactly as the table showed it."""
     who = NAMES[g.to_move]
     score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
+    notice = notice or (f"Done: {last}" if last else "")
     lines = (notice,) if notice else ()
     if g.is_over():
         winner = g.winner or ""
