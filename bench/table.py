@@ -77,6 +77,27 @@ def scan_cost(rows: int, cols: int, scans: int = 3000) -> float:
     return (time.perf_counter() - start) / scans
 
 
+def idle_tick_cost(ticks: int = 4000) -> float:
+    """Seconds per loop turn of a set-up table waiting for a roll: scan, buttons, timers, display, watchdog."""
+    from controller.dice import Dice
+    from controller.table import build_table, load_backend, profile_for
+
+    profile = profile_for("hannibal-sim")
+    hardware = load_backend(profile)
+    with tempfile.TemporaryDirectory() as tmp:
+        table = build_table(profile, hardware, Path(tmp) / "j.jsonl", Dice(random.Random(1)))
+        for loc, (_, n) in table.flow.game.occupancy().items():
+            hardware.board.place(profile.locations[loc], n)
+        for _ in range(100):
+            table.loop.tick()
+            hardware.clock.advance(0.005)
+        start = time.perf_counter()
+        for _ in range(ticks):
+            table.loop.tick()
+            hardware.clock.advance(0.005)
+        return (time.perf_counter() - start) / ticks
+
+
 def rss_growth(scans: int = 100_000) -> tuple[float, float]:
     pins = [5, 6, 13, 19, 26, 16, 20, 21, 12, 25, 8, 7, 11, 24]
     board = SimBoard(pins[:7], pins[7:], FakeClock(), random.Random(0))
@@ -109,6 +130,9 @@ def report() -> None:
     cost16 = costs[12] * 256 / 144
     print(f"scanner 16x16 (extrapolated, needs 32 pins): {cost16 * 1e6:7.1f} us/scan = "
           f"{cost16 * 200 * 100:5.2f} % of a core at 200 Hz")
+    idle = idle_tick_cost()
+    print(f"idle table (waiting for ROLL), whole loop turn: {idle * 1e6:.1f} us = {idle * 200 * 100:.2f} % of a "
+          f"core at 200 Hz")
     first = [float(subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True,
                                   check=True).stdout) for _ in range(3)]
     best = min(first) * 1000

@@ -164,6 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, JournalError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a path the user gave that cannot be used (a file for --frames, a full disk)
+        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into head: not an error of ours
         sys.stderr.close()
         return 0

@@ -69,6 +69,7 @@ def test_torn_last_line_is_tolerated(tmp_path: Path) -> None:
     (["check-config", "/no/such/profile.toml"], "no such file"),
     (["play", "hannibal", "--seed", "3"], "--seed is for --sim only"),
     (["frobnicate"], "invalid choice"),
+    (["demo", "hannibal", "--frames", "/etc/hostname"], "File exists"),
 ])
 def test_bad_command_lines(args: list[str], message: str) -> None:
     result = subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
