@@ -1,0 +1,187 @@
+"""The wire format between the host and the board's microcontroller: a pure codec, no I/O.
+
+A frame on the wire is ``COBS(type, seq, body..., crc_hi, crc_lo) 0x00``: COBS removes every zero byte
+from the frame, so 0x00 always means "frame ends" and a receiver that joins a stream mid-frame, or loses
+bytes, resynchronises at the next zero. The CRC is CRC-16/CCITT-FALSE (``binascii.crc_hqx`` seeded with
+0xFFFF) over type, seq and body. Message types and bodies are in ``MESSAGES``; the package README shows
+frames byte by byte.
+
+The codec is written for both CPython and MicroPython (the firmware imports it too), so it sticks to
+bytes, bytearray and plain functions.
+"""
+
+from __future__ import annotations
+
+import binascii
+from dataclasses import dataclass
+
+VERSION = 1
+MAX_FRAME = 255  # decoded bytes: type + seq + body + crc
+DELIMITER = b"\x00"
+
+HELLO, SNAPSHOT, DELTA, BUTTON, HEARTBEAT, ACK, NACK, LED, DICE, SNAPSHOT_REQUEST = range(1, 11)
+
+# type -> (name, fixed body length or None for "checked by its parser")
+MESSAGES: dict[int, tuple[str, int | None]] = {
+    HELLO: ("hello", 3),  # protocol version, rows, cols
+    SNAPSHOT: ("snapshot", None),  # rows, cols, bitmap (row-major, LSB first), ceil(rows*cols/8) bytes
+    DELTA: ("delta", None),  # count, then (row, col, closed) per change
+    BUTTON: ("button", 2),  # button id, 1 = pressed / 0 = released
+    HEARTBEAT: ("heartbeat", 4),  # milliseconds since boot, big-endian
+    ACK: ("ack", 1),  # the seq acknowledged
+    NACK: ("nack", 2),  # the seq refused, reason code
+    LED: ("led", 3),  # row, col, on
+    DICE: ("dice", 2),  # two dice values to show, 0 = blank
+    SNAPSHOT_REQUEST: ("snapshot_request", 0),
+}
+
+
+class FrameError(ValueError):
+    """Bytes between two delimiters that are not a valid frame (kept out of the game, logged)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    type: int
+    seq: int
+    body: bytes
+
+    @property
+    def name(self) -> str:
+        return MESSAGES[self.type][0]
+
+
+def crc16(data: bytes) -> int:
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+def cobs_encode(data: bytes) -> bytes:
+    out = bytearray()
+    block = bytearray()
+    for byte in data:
+        if byte == 0:
+            out.append(len(block) + 1)
+            out += block
+            block = bytearray()
+        else:
+            block.append(byte)
+            if len(block) == 254:
+                out.append(255)
+                out += block
+                block = bytearray()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise FrameError("zero byte inside a COBS frame")
+        end = i + code
+        if end > n:
+            raise FrameError("COBS block runs past the frame")
+        block = data[i + 1:end]
+        if 0 in block:
+            raise FrameError("zero byte inside a COBS block")
+        out += block
+        i = end
+        if code != 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+def encode(frame: Frame) -> bytes:
+    """One frame as it goes on the wire, delimiter included."""
+    check_body(frame.type, frame.body)
+    if not 0 <= frame.seq <= 255:
+        raise ValueError(f"seq {frame.seq} out of 0..255")
+    raw = bytes([frame.type, frame.seq]) + frame.body
+    crc = crc16(raw)
+    return cobs_encode(raw + bytes([crc >> 8, crc & 0xFF])) + DELIMITER
+
+
+def decode(chunk: bytes) -> Frame:
+    """One frame from the bytes between two delimiters; ``FrameError`` says why it is not one."""
+    raw = cobs_decode(chunk)
+    if len(raw) < 4:
+        raise FrameError(f"frame of {len(raw)} bytes is too short")
+    if len(raw) > MAX_FRAME:
+        raise FrameError(f"frame of {len(raw)} bytes is too long")
+    payload, crc = raw[:-2], (raw[-2] << 8) | raw[-1]
+    if crc16(payload) != crc:
+        raise FrameError(f"CRC mismatch (got {crc:#06x}, computed {crc16(payload):#06x})")
+    kind, seq, body = payload[0], payload[1], payload[2:]
+    if kind not in MESSAGES:
+        raise FrameError(f"unknown message type {kind}")
+    check_body(kind, body)
+    return Frame(kind, seq, bytes(body))
+
+
+def check_body(kind: int, body: bytes) -> None:
+    name, size = MESSAGES[kind]
+    if size is not None and len(body) != size:
+        raise FrameError(f"{name} body of {len(body)} bytes, expected {size}")
+    if kind == SNAPSHOT and (len(body) < 2 or len(body) != 2 + (body[0] * body[1] + 7) // 8):
+        raise FrameError("snapshot body does not match its rows x cols")
+    if kind == DELTA and (not body or len(body) != 1 + 3 * body[0]
+                          or any(body[i] > 1 for i in range(3, len(body), 3))):
+        raise FrameError("delta body does not match its count")
+
+
+class Decoder:
+    """Splits a byte stream into frames; garbage between delimiters becomes a ``FrameError`` in the output,
+    so the link can count it and ask for a snapshot, and never a frame."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[Frame | FrameError]:
+        self._buffer += data
+        out: list[Frame | FrameError] = []
+        while True:
+            end = self._buffer.find(0)
+            if end < 0:
+                if len(self._buffer) > 2 * MAX_FRAME:  # no delimiter for too long: junk, drop it
+                    out.append(FrameError(f"{len(self._buffer)} bytes without a delimiter"))
+                    self._buffer.clear()
+                return out
+            chunk = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            if not chunk:
+                continue  # back-to-back delimiters: an idle line
+            try:
+                out.append(decode(chunk))
+            except FrameError as e:
+                out.append(e)
+
+
+# -- bodies -------------------------------------------------------------------------------------------------
+
+
+def snapshot_body(rows: int, cols: int, closed: set[tuple[int, int]]) -> bytes:
+    bits = bytearray((rows * cols + 7) // 8)
+    for r, c in closed:
+        i = r * cols + c
+        bits[i // 8] |= 1 << (i % 8)
+    return bytes([rows, cols]) + bytes(bits)
+
+
+def snapshot_cells(body: bytes) -> set[tuple[int, int]]:
+    rows, cols = body[0], body[1]
+    return {(i // cols, i % cols) for i in range(rows * cols) if body[2 + i // 8] >> (i % 8) & 1}
+
+
+def delta_body(changes: list[tuple[int, int, bool]]) -> bytes:
+    out = bytearray([len(changes)])
+    for r, c, closed in changes:
+        out += bytes([r, c, 1 if closed else 0])
+    return bytes(out)
+
+
+def delta_changes(body: bytes) -> list[tuple[int, int, bool]]:
+    return [(body[i], body[i + 1], body[i + 2] == 1) for i in range(1, len(body), 3)]
