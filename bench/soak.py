@@ -78,7 +78,9 @@ def soak_game(seed: int, journal: Path, stats: SoakStats, max_seconds: float = 3
     stats.games += 1
     stats.stuck_named += any("stuck? OK = ignore it" in s for s in screens)
     stats.taken_back += result.players.takebacks
-    stats.phantom += len(phantom_steps(journal, result.players.decisions))
+    phantoms = phantom_steps(journal, result.players.decisions)
+    stats.phantom += len(phantoms)
+    stats.faults += [f"seed {seed}: phantom {p}" for p in phantoms]
     return result
 
 
@@ -106,6 +108,9 @@ def main(argv: list[str]) -> None:
           f"sensor-made steps seen and taken back, {stats.chatter_bursts} chatter "
           f"bursts, {stats.bumps} bumps, stuck/dead sensors named on screen in {stats.stuck_named} games "
           f"({time.perf_counter() - start:.0f} s)")
+    for line in stats.faults:
+        if "phantom" in line:
+            print(line)
 
 
 if __name__ == "__main__":

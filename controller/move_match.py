@@ -50,18 +50,28 @@ class Projection:
     before: Occupancy
     before_set: frozenset[str]
     after: tuple[tuple[Move, frozenset[str], frozenset[str]], ...]  # move, occupied after, locations changed
+    claims: dict[Move, frozenset[str]]  # per move: locations it leaves occupied by a different owner than before
+
+    def placing_proves(self, move: Move, location: str) -> bool:
+        """Whether a piece put down on ``location`` is evidence of ``move``: only where the move brings a
+        new owner. Putting a piece back on a square of one's own (a bumped piece, a stray lift) says nothing,
+        because a real move onto one's own stack never changes that square's sensor."""
+        return location in self.claims.get(move, frozenset())
 
     @classmethod
     def of(cls, state: GameState, moves: Sequence[Move]) -> Projection:
         before = state.occupancy()
         rows = []
+        claims = {}
         for move in moves:
             after_state = state.clone()
             after_state.apply(move)
             after = after_state.occupancy()
             changed = frozenset(loc for loc in set(before) | set(after) if before.get(loc) != after.get(loc))
             rows.append((move, occupied(after), changed))
-        return cls(before, occupied(before), tuple(rows))
+            claims[move] = frozenset(loc for loc, (owner, _) in after.items()
+                                     if loc not in before or before[loc][0] != owner)
+        return cls(before, occupied(before), tuple(rows), claims)
 
 
 def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable[str] = (), *,

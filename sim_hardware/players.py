@@ -84,7 +84,8 @@ class ScriptedTable:
         self.mistakes_made = 0
         self.decisions: dict[int, str] = {}
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
-        self._checked: set[int] = set()  # journal length when decided -> the move meant (last decision wins)
+        self._checked: set[int] = set()
+        self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
 
     # -- the loop source --------------------------------------------------------------------------------
 
@@ -127,6 +128,7 @@ class ScriptedTable:
             key = ("roll", flow.seq)
             if self._acted_on != key:
                 self._acted_on = key
+                self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
                 self._press("ROLL", pause=0.3)
         elif phase == "step":
             self._step(now)
@@ -142,9 +144,8 @@ class ScriptedTable:
             return False
         self._checked.add(seq)
         last = self.flow.last_step
-        if not last or self.flow.notice.startswith("Taken back"):
-            return False
-        return self.decisions.get(seq - 1) != last
+        made = {move for at, move in self.decisions.items() if at >= self._turn_start}
+        return bool(last) and last not in made
 
     def _step(self, now: float) -> None:
         game = self.flow.game

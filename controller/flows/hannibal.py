@@ -108,6 +108,7 @@ class HannibalFlow:
         self._projection: Projection | None = None
         self._last_change: float | None = None  # when a sensor last changed since the last commit
         self._last_placed = False
+        self._last_location = ""
         self._fits: tuple[Move, ...] = ()
         self._steps_done: list[str] = []  # notation of the steps in undo_stack, in step with it
         self._manual = False  # the candidate list was opened from the menu, not asked by the board
@@ -192,6 +193,7 @@ class HannibalFlow:
             self.sensed.discard(event.location)
         self.touched.add(event.location)
         self._last_placed = event.closed
+        self._last_location = event.location
         self.loop.set_timer("settle", self.settle_s)
         self.loop.set_timer("quiet", self.grace_s)
         self._last_change = event.at
@@ -297,7 +299,8 @@ class HannibalFlow:
                 # a stack may be moving one piece at a time: the first piece down is no proof
                 if settled or pressed_ok:
                     self._offer((move, alternative))
-            elif placed or pressed_ok or (settled and self._last_placed):
+            elif pressed_ok or ((placed or (settled and self._last_placed))
+                                and self.projection().placing_proves(move, self._last_location)):
                 self._commit(move)
             elif settled:
                 self._offer((move,))  # only lifts seen: a piece may still be in the hand, so ask
