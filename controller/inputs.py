@@ -33,7 +33,3 @@ class Inputs:
             out += self._gpio.poll(now)
         out += self._tracker.poll(now)
         return out
-
-    def occupied(self) -> set[str]:
-        """Locations whose cells are closed now (debounced)."""
-        return {loc for cell, loc in self._locations.items() if cell in self.scanner.closed_cells()}

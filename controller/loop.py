@@ -51,9 +51,6 @@ class EventLoop:
         self._timers.pop(name, None)
         self._generation[name] = self._generation.get(name, 0) + 1
 
-    def timer_pending(self, name: str) -> bool:
-        return name in self._timers
-
     def tick(self) -> None:
         now = self.clock.now()
         self.ticks += 1

@@ -53,10 +53,6 @@ class MatrixScanner:
         """Row pins then column pins (for diagnostics: selftest shows them)."""
         return self._rows + self._cols
 
-    @property
-    def size(self) -> tuple[int, int]:
-        return len(self._rows), len(self._cols)
-
     def read(self) -> list[int]:
         """One raw pass over the matrix: a bit mask of closed cells per row."""
         out = []

@@ -59,6 +59,3 @@ class Notifier:
         if now - self._last_ping >= self._interval:
             self._last_ping = now
             self._send("WATCHDOG=1")
-
-    def stopping(self) -> None:
-        self._send("STOPPING=1")
