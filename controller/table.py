@@ -76,7 +76,7 @@ class Table:
 class Opened:
     journal: Journal
     game: GameState
-    history: list[GameState]
+    history: list[tuple[GameState, str]]
     resumed: bool
 
 
@@ -96,14 +96,15 @@ def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | Non
     return Opened(Journal.create(path, game, options, seed), get_game(game).new_game(**options), [], False)
 
 
-def _undoable(states: list[GameState], contents: Any) -> list[GameState]:
-    """Positions before each step since the last roll: what BACK may still take back after a resume."""
-    out: list[GameState] = []
+def _undoable(states: list[GameState], contents: Any) -> list[tuple[GameState, str]]:
+    """Position before, and notation of, each step since the last roll: what BACK may still take back
+    after a resume."""
+    out: list[tuple[GameState, str]] = []
     for before, entry in zip(states, contents.entries, strict=False):
         if entry.move.startswith("R"):  # a roll: earlier steps can no longer be taken back
             out = []
         elif entry.move != "undo":
-            out.append(before)
+            out.append((before, entry.move))
         elif out:
             out.pop()
     return out
@@ -204,7 +205,7 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     opened = open_journal(journal_path, profile.game, {}, seed)
     if not isinstance(opened.game, State):
         raise JournalError(f"{journal_path}: not a Hannibal game")
-    history = [s for s in opened.history if isinstance(s, State)]
+    history = [(s, move) for s, move in opened.history if isinstance(s, State)]
     flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
                         settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
                         on_fault=lambda message: log.warning("%s", message))

@@ -86,7 +86,7 @@ class HannibalFlow:
     ask_undo: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, history: list[State] | None = None,
+                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
                  on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
         self.journal = journal
@@ -103,14 +103,13 @@ class HannibalFlow:
         self.selected = 0
         self.fixups: tuple[str, ...] = ()
         self.notice = ""
-        self.undo_stack: list[State] = list(history or [])
+        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
         self._entered_dice: list[int] = []
         self._projection: Projection | None = None
         self._last_change: float | None = None  # when a sensor last changed since the last commit
         self._last_placed = False
         self._last_location = ""
         self._fits: tuple[Move, ...] = ()
-        self._steps_done: list[str] = []  # notation of the steps in undo_stack, in step with it
         self._manual = False  # the candidate list was opened from the menu, not asked by the board
         self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
         self._fixup_since: tuple[tuple[str, ...], float] | None = None
@@ -120,7 +119,7 @@ class HannibalFlow:
 
     def start(self) -> None:
         """Judge the board as it stands (a resumed game may already be set up)."""
-        self._judge(placed=False, confirm=True, settled=True)
+        self._judge(placed=False, settled=True)
         self.redraw()
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
@@ -149,7 +148,7 @@ class HannibalFlow:
     @property
     def last_step(self) -> str:
         """The last step applied and not taken back, while it can still be taken back."""
-        return self._steps_done[-1] if self._steps_done and self.undo_stack else ""
+        return self.undo_stack[-1][1] if self.undo_stack else ""
 
     @property
     def seq(self) -> int:
@@ -197,15 +196,15 @@ class HannibalFlow:
         self.loop.set_timer("settle", self.settle_s)
         self.loop.set_timer("quiet", self.grace_s)
         self._last_change = event.at
-        self._judge(placed=event.closed, confirm=False)
+        self._judge(placed=event.closed)
 
     def _timer(self, name: str) -> None:
         if name == "settle" and self._last_placed:
             # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
             # in the air, so a lift-only board is judged when it has been quiet for the grace period.
-            self._judge(placed=False, confirm=True, settled=True)
+            self._judge(placed=False, settled=True)
         elif name == "quiet":
-            self._judge(placed=False, confirm=True, settled=True)
+            self._judge(placed=False, settled=True)
         elif name == "stuck":
             self._check_stuck()
 
@@ -224,7 +223,7 @@ class HannibalFlow:
             self._dice_button(button)
         elif phase is Phase.STEP:
             if button == "OK":
-                self._judge(placed=False, confirm=True, settled=True, pressed_ok=True)
+                self._judge(placed=False, settled=True, pressed_ok=True)
             elif button in ("NEXT", "PREV"):
                 self._offer(tuple(self.game.legal_moves()), manual=True)
             elif button == "BACK" and self.undo_stack:
@@ -258,7 +257,7 @@ class HannibalFlow:
             self.ignored.add(location)
             self._log(f"sensor at {label(location)} ignored on the players' word")
             self.notice = ""
-            self._judge(placed=False, confirm=True, settled=True)
+            self._judge(placed=False, settled=True)
         elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
             self.ask_undo()
         elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
@@ -272,14 +271,14 @@ class HannibalFlow:
 
     # -- judging the board --------------------------------------------------------------------------------
 
-    def _judge(self, *, placed: bool, confirm: bool, settled: bool = False, pressed_ok: bool = False) -> None:
+    def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
         phase = self.state
         if phase not in BOARD_PHASES:
             return
         if self._restoring or phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
             self._judge_still(settled)
             return
-        match = move_match(self.projection(), self.seen(), self.touched, settled=confirm, ok=pressed_ok,
+        match = move_match(self.projection(), self.seen(), self.touched, settled=settled, ok=pressed_ok,
                            ignored=frozenset(self.ignored))
         if phase is Phase.CHOOSE and not self._manual and set(match.candidates) != set(self._fits):
             self.cancel()  # the board changed under the question: judge it afresh
@@ -419,13 +418,9 @@ class HannibalFlow:
 
     def _commit(self, move: Move) -> None:
         before = self.game
-        self.undo_stack.append(before.clone())
-        notice = self._checklist(before, move) if isinstance(move, Step) else ""
-        if self._apply(move):
-            self._steps_done.append(str(move))
-            self.notice = notice
-            self.redraw()
-        else:
+        self.undo_stack.append((before.clone(), str(move)))
+        self.notice = self._checklist(before, move) if isinstance(move, Step) else ""
+        if not self._apply(move):
             self.undo_stack.pop()
 
     def _save(self, player: str, move: str, state: State) -> bool:
@@ -449,7 +444,6 @@ class HannibalFlow:
             return False
         if self.game.is_chance():
             self.undo_stack.clear()
-            self._steps_done.clear()
         was_chance = self.game.is_chance()
         self.game = after
         self._projection = None
@@ -477,13 +471,11 @@ class HannibalFlow:
             self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
 
     def _undo(self) -> None:
-        previous = self.undo_stack[-1]
+        previous = self.undo_stack[-1][0]
         if not self._save(self.game.to_move, UNDO, previous):
             self.cancel()
             return
         self.undo_stack.pop()
-        if self._steps_done:
-            self._steps_done.pop()
         self.game = previous
         self._projection = None
         self.touched.clear()
@@ -523,7 +515,7 @@ class HannibalFlow:
             return Screen("Which move?", tuple(str(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK")
         if phase is Phase.UNDO:
-            last = self.undo_stack[-1] if self.undo_stack else None
+            last = self.undo_stack[-1][0] if self.undo_stack else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
         return position_screen(g, self.notice, self.last_step)
