@@ -6,7 +6,7 @@ Engines are imported lazily: listing the games must not pay for importing every 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -23,7 +23,8 @@ class GameInfo:
 
     ``sensing`` names what the table must sense for this game ("matrix" for piece positions,
     "buttons" for decision-only play); ``buttons`` are the ones its flow needs; ``hidden`` says whether
-    bots must determinize.
+    bots must determinize; ``evaluator`` and ``candidates`` name the bots' hooks ("module:function"):
+    the position evaluation, and a reduction of the legal moves where there are too many to search.
     """
 
     name: str
@@ -37,6 +38,7 @@ class GameInfo:
     module: str
     buttons: tuple[str, ...] = ()
     evaluator: str | None = None
+    candidates: str | None = None
 
     def locations(self) -> frozenset[str]:
         """Every location name ``occupancy()`` can report: what a board layout must map to cells."""
@@ -49,6 +51,14 @@ class GameInfo:
             return None
         module, _, name = self.evaluator.partition(":")
         fn: Evaluator = getattr(importlib.import_module(module), name)
+        return fn
+
+    def candidate_moves(self) -> Callable[[Any], Sequence[Any]] | None:
+        """The game's reduction of the legal moves for bots to search, if it needs one (``None``: all)."""
+        if self.candidates is None:
+            return None
+        module, _, name = self.candidates.partition(":")
+        fn: Callable[[Any], Sequence[Any]] = getattr(importlib.import_module(module), name)
         return fn
 
     def load(self) -> ModuleType:
@@ -93,5 +103,23 @@ register(
         module="engines.hannibal",
         buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.hannibal.heuristic:evaluate",
+    )
+)
+
+
+register(
+    GameInfo(
+        name="scipio",
+        title="Scipio: Sworn Enemy of Hannibal",
+        players=("rome", "carthage"),
+        min_players=2,
+        max_players=2,
+        chance=True,
+        hidden=True,
+        sensing=("matrix", "buttons"),
+        module="engines.scipio",
+        buttons=("OK", "NEXT", "PREV", "BACK"),
+        evaluator="engines.scipio.heuristic:evaluate",
+        candidates="engines.scipio.heuristic:candidates",
     )
 )

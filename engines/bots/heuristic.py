@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engines.base import GameState, Move
+from engines.base import GameState, HiddenInformation, Move
 from engines.bots.plans import turn_plans
 from engines.registry import Evaluator, get_game
 
@@ -12,27 +12,39 @@ from engines.registry import Evaluator, get_game
 class HeuristicBot:
     """Evaluates every end-of-turn position with the game's evaluation hook and plays toward the best.
 
+    In a game with hidden information it never looks at what its player cannot see: it judges each
+    first move over ``determinizations`` copies with the unseen resampled, and plays the best on average.
     Ties are broken with ``rng`` so seeded games differ but replay identically.
     """
 
-    def __init__(self, rng: random.Random, evaluate: Evaluator | None = None) -> None:
+    def __init__(self, rng: random.Random, evaluate: Evaluator | None = None, *, determinizations: int = 6) -> None:
         self.rng = rng
         self._evaluate = evaluate
+        self.determinizations = determinizations
 
     def choose(self, state: GameState) -> Move:
         player = state.current_player
         if player is None:
             raise ValueError("no decision is due: the game is over or a chance event is next")
         evaluate = self._evaluate or evaluator_for(state)
-        best: list[Move] = []
-        best_value = float("-inf")
-        for seq, end in turn_plans(state):
-            value = evaluate(end, player)
-            if value > best_value:
-                best, best_value = [seq[0]], value
-            elif value == best_value:
-                best.append(seq[0])
-        return self.rng.choice(best)
+        if not isinstance(state, HiddenInformation):
+            return self.rng.choice(_best_first_moves([(seq[0], evaluate(end, player)) for seq, end in
+                                                      turn_plans(state)]))
+        totals: dict[Move, float] = {}
+        for _ in range(self.determinizations):
+            best_of: dict[Move, float] = {}
+            for seq, end in turn_plans(state.determinize(player, self.rng)):
+                best_of[seq[0]] = max(best_of.get(seq[0], float("-inf")), evaluate(end, player))
+            for move, value in best_of.items():
+                totals[move] = totals.get(move, 0.0) + value
+        return self.rng.choice(_best_first_moves(list(totals.items())))
+
+
+def _best_first_moves(scored: list[tuple[Move, float]]) -> list[Move]:
+    """The moves with the top value, in order and with repeats (a move leading to several equally good
+    plans is that much likelier to be picked)."""
+    top = max(v for _, v in scored)
+    return [m for m, v in scored if v == top]
 
 
 def evaluator_for(state: GameState) -> Evaluator:

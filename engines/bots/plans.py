@@ -8,7 +8,10 @@ move that follows.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engines.base import GameState, Move
+from engines.registry import get_game
 
 Plan = tuple[list[Move], GameState]
 
@@ -24,6 +27,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     player = state.current_player
     if player is None:
         return []
+    moves_of = candidates_for(state)
     ends: dict[object, Plan] = {}
     seen: set[object] = set()
     frontier: list[Plan] = [([], state)]
@@ -31,7 +35,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     while frontier and expanded < limit:
         seq, s = frontier.pop()
         expanded += 1
-        for move in s.legal_moves():
+        for move in moves_of(s):
             t = s.clone()
             t.apply(move)
             key = t.key()
@@ -43,3 +47,9 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     for seq, s in frontier:  # cut off by the limit: judge them as they stand
         ends.setdefault(s.key(), (seq, s))
     return list(ends.values())
+
+
+def candidates_for(state: GameState) -> Callable[[GameState], Sequence[Move]]:
+    """The moves bots search in ``state``'s game: its own reduction if it has one, else every legal move."""
+    reduce = get_game(state.game).candidate_moves()
+    return reduce if reduce is not None else type(state).legal_moves

@@ -1,0 +1,542 @@
+"""The Scipio rules as a state machine of decisions and chance events.
+
+Simultaneous secret choices (organisations, card placements) are asked one army after the other, Rome
+first; the engine holds Rome's choice hidden until both are in, and ``determinize`` lets Carthage's bots
+search without seeing it. The New Orders deck is the multiset of cards not yet drawn; each draw is a
+chance event over it (a shuffled deck drawn from the top gives exactly these odds), and the Deserter's
+reshuffle puts all ten cards back into it.
+
+Steps (``state.step``): ``org`` -> ``tiles`` (chance) -> per phase ``place`` -> ``remove`` (one per
+damaged field) -> ``offer`` (draw or pass) -> ``card`` (chance) -> the card's own step (``redeploy``,
+``opportune``, ``opportune_draw``, ``relief``, ``deserter``, ``general``) -> the next phase, or after
+phase 2 ``tiles`` again. ``over`` once a formation is empty.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import permutations
+from typing import Any, Final
+
+from engines.base import IllegalMoveError, JsonDict, Move, check_players
+from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
+from engines.scipio.organisations import Organisations
+from engines.scipio.rules import (
+    ADJACENT,
+    ARMIES,
+    CARDS,
+    FIELDS,
+    FORMATIONS,
+    NEW_ORDERS,
+    DamageStep,
+    damage_plan,
+    field_formations,
+    other,
+)
+
+PLAYERS: Final = ARMIES
+LOCATIONS: Final = tuple(f"{army}:{f}" for army in ARMIES for f in FORMATIONS)
+TILE_ORDERS: Final = tuple(tiles((a, b, c)) for a, b, c in permutations((1, 2, 3)))
+STEPS: Final = ("org", "tiles", "place", "remove", "offer", "card", "redeploy", "opportune", "opportune_draw",
+                "relief", "deserter", "general", "over")
+_DRAWER_STEPS: Final = ("redeploy", "opportune", "opportune_draw", "relief", "general")
+
+
+@cache
+def _placements(army: str, hand: tuple[int, ...]) -> tuple[Move, ...]:
+    """Every way to put three cards of ``hand`` on the fields (built once per hand: bots ask often)."""
+    return tuple(place(army, (y, p, g)) for y, p, g in permutations(hand, 3))
+
+
+def location(army: str, formation: int) -> str:
+    """The board location of one of an army's formations: ``"rome:yellow.0"``."""
+    return f"{army}:{FORMATIONS[formation]}"
+
+
+class State:
+    """A Scipio position; see the module docstring for the order of steps."""
+
+    game: Final = "scipio"
+    players: Final = PLAYERS
+
+    def __init__(self) -> None:
+        self.step = "org"
+        self.round = 1
+        self.phase = 1
+        self.troops: dict[str, list[int] | None] = {a: None for a in ARMIES}
+        self.tiles: dict[str, int] = {}
+        self.hands: dict[str, list[int]] = {a: list(CARDS) for a in ARMIES}
+        self.placed: dict[str, dict[str, int] | None] = {a: None for a in ARMIES}
+        self.shown: dict[str, dict[str, int]] = {a: {} for a in ARMIES}  # phase-1 cards, face up in phase 2
+        self.plan: list[DamageStep] = []
+        self.removed: dict[str, int] = {a: 0 for a in ARMIES}
+        self.drawer: str | None = None
+        self.moves_left = 0  # Redeployment steps still allowed
+        self.deck: dict[str, int] = dict(NEW_ORDERS)
+        self.discard: dict[str, int] = {name: 0 for name in NEW_ORDERS}
+        self._winner: str | None = None
+
+    # -- who decides ------------------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> str | None:
+        s = self.step
+        if s in ("over", "tiles", "card"):
+            return None
+        if s == "org":
+            return "rome" if self.troops["rome"] is None else "carthage"
+        if s == "place":
+            return "rome" if self.placed["rome"] is None else "carthage"
+        if s == "remove":
+            return self.plan[0][1]
+        if s == "offer":
+            return self._more_removed()
+        assert self.drawer is not None
+        return other(self.drawer) if s == "deserter" else self.drawer
+
+    @property
+    def winner(self) -> str | None:
+        return self._winner
+
+    def is_over(self) -> bool:
+        return self.step == "over"
+
+    def is_chance(self) -> bool:
+        return self.step in ("tiles", "card")
+
+    def returns(self) -> dict[str, float]:
+        return {a: float(a == self._winner) if self._winner else 0.0 for a in ARMIES}
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.step == "tiles":
+            return [(m, 1 / len(TILE_ORDERS)) for m in TILE_ORDERS]
+        if self.step == "card":
+            total = sum(self.deck.values())
+            return [(card(name), n / total) for name, n in self.deck.items() if n]
+        return []
+
+    # -- legal moves ------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> Sequence[Move]:
+        player = self.current_player
+        if player is None:
+            return []
+        s = self.step
+        if s == "org":
+            return Organisations(player)
+        if s == "place":
+            return _placements(player, tuple(self.hands[player]))
+        if s == "remove":
+            field, army, amount, _ = self.plan[0]
+            troops = self._troops(army)
+            i, j = field_formations(field)
+            return [remove(army, field, (x, amount - x)) for x in range(amount + 1)
+                    if x < troops[i] and amount - x < troops[j]]
+        if s in ("offer", "opportune_draw"):
+            return [draw(player), PASS]
+        if s in ("redeploy", "opportune"):
+            troops = self._troops(player)
+            return [redeploy(i, j) for i in range(len(FORMATIONS)) if troops[i] >= 2 for j in ADJACENT[i]] + [PASS]
+        if s == "relief":
+            return [relief(i, j) for i in range(len(FORMATIONS)) for j in range(i + 1, len(FORMATIONS))] + [PASS]
+        if s == "deserter":
+            assert self.drawer is not None
+            return [deserter(i) for i in range(len(FORMATIONS))]
+        if s == "general":
+            return list(TILE_ORDERS)
+        raise AssertionError(s)
+
+    def parse_move(self, text: str) -> Move:
+        move = parse(text)
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
+        return move
+
+    def describe(self) -> str:
+        """What the game waits for, in words (error messages, screens)."""
+        who = self.current_player
+        if self.step == "over":
+            return f"game over, {self._winner} won"
+        if who is None:
+            return "tiles to shuffle" if self.step == "tiles" else "a New Orders card to draw"
+        return f"{who} to {self.step.replace('_', ' ')}, round {self.round} phase {self.phase}"
+
+    # -- applying ---------------------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        if not isinstance(move, Order) or not self._allows(move):
+            raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
+        getattr(self, f"_do_{move.kind}")(move)
+
+    def _allows(self, move: Order) -> bool:
+        if self.is_chance():
+            return any(m == move for m, _ in self.chance_outcomes())
+        if move.kind == "place":  # the bots' hot path: no need to list all 120 placements
+            hand = self.hands[move.army]
+            return (self.step == "place" and move.army == self.current_player and len(set(move.nums)) == 3
+                    and all(c in hand for c in move.nums))
+        return move in self.legal_moves()
+
+    def _do_org(self, move: Order) -> None:
+        self.troops[move.army] = list(move.nums)
+        if all(t is not None for t in self.troops.values()):
+            self.step = "tiles"
+
+    def _do_tiles(self, move: Order) -> None:
+        self.tiles = dict(zip(FIELDS, move.nums, strict=True))
+        if self.step == "general":  # I-6: the chosen order stands for the next round
+            self._next_round()
+        else:
+            self.step = "place"
+
+    def _do_place(self, move: Order) -> None:
+        army = move.army
+        self.placed[army] = dict(zip(FIELDS, move.nums, strict=True))
+        for c in move.nums:
+            self.hands[army].remove(c)
+        if all(p is not None for p in self.placed.values()):
+            self._reveal()
+
+    def _reveal(self) -> None:
+        placed = {a: p for a, p in self.placed.items() if p is not None}
+        cards = {f: {a: placed[a][f] for a in ARMIES} for f in FIELDS}
+        troops = {f: {a: self._field_troops(a, f) for a in ARMIES} for f in FIELDS}
+        self.plan = damage_plan(cards, troops, self.tiles)
+        self.removed = {a: 0 for a in ARMIES}
+        self._next_damage()
+
+    def _next_damage(self) -> None:
+        """Ask for the next removal, or end the game when it cannot be taken without emptying (I-4)."""
+        if self.plan:
+            field, army, amount, _ = self.plan[0]
+            self.step = "remove"
+            if amount > self._field_troops(army, field) - 2:
+                self._lose(army)
+            return
+        if self._more_removed() is not None and self.deck_left():
+            self.step = "offer"
+        else:
+            self._end_phase()
+
+    def _do_remove(self, move: Order) -> None:
+        troops = self._troops(move.army)
+        i, j = field_formations(move.name)
+        troops[i] -= move.nums[0]
+        troops[j] -= move.nums[1]
+        self.removed[move.army] += sum(move.nums)
+        self.plan.pop(0)
+        self._next_damage()
+
+    def _do_draw(self, move: Order) -> None:
+        self.drawer = move.army
+        self.step = "card"
+
+    def _do_pass(self, move: Order) -> None:
+        self._end_orders()
+
+    def _do_card(self, move: Order) -> None:
+        name = move.name
+        self.deck[name] -= 1
+        if name != "deserter":
+            self.discard[name] += 1
+        self.step = {"redeployment": "redeploy", "opportune": "opportune", "relief": "relief",
+                     "deserter": "deserter", "general": "general"}[name]
+        self.moves_left = 2 if name == "redeployment" else 1
+
+    def _do_redeploy(self, move: Order) -> None:
+        assert self.drawer is not None
+        troops = self._troops(self.drawer)
+        troops[move.nums[0]] -= 1
+        troops[move.nums[1]] += 1
+        self.moves_left -= 1
+        if self.step == "opportune":
+            self._opportune_draw()
+        elif self.moves_left == 0:
+            self._end_orders()
+
+    def _do_relief(self, move: Order) -> None:
+        assert self.drawer is not None
+        troops = self._troops(self.drawer)
+        a, b = move.nums
+        troops[a], troops[b] = troops[b], troops[a]
+        self._end_orders()
+
+    def _do_deserter(self, move: Order) -> None:
+        drawer = self.drawer
+        assert drawer is not None
+        troops = self._troops(drawer)
+        troops[move.nums[0]] -= 1
+        if troops[move.nums[0]] == 0:
+            self._lose(drawer)
+            return
+        self.deck = dict(NEW_ORDERS)  # discard, deck and the Deserter: all ten shuffled anew
+        self.discard = {name: 0 for name in NEW_ORDERS}
+        self._end_orders()
+
+    def _end_orders(self) -> None:
+        """An optional step declined or a card's effect done: Opportune Move still offers its draw."""
+        if self.step == "opportune":
+            self._opportune_draw()
+            return
+        self.drawer = None
+        self._end_phase()
+
+    def _opportune_draw(self) -> None:
+        if self.deck_left():
+            self.step = "opportune_draw"
+        else:  # I-5: nothing left to draw
+            self.drawer = None
+            self._end_phase()
+
+    def _end_phase(self) -> None:
+        self.plan = []
+        if self.phase == 1:
+            self.shown = {a: p or {} for a, p in self.placed.items()}
+            self.placed = {a: None for a in ARMIES}
+            self.phase = 2
+            self.step = "place"
+        else:
+            self.round += 1
+            self._new_round()
+            self.step = "tiles"
+
+    def _next_round(self) -> None:
+        """Renowned General: the round ends at once; phase 2 of it is not played (I-6)."""
+        self.round += 1
+        self._new_round()
+        self.step = "place"
+
+    def _new_round(self) -> None:
+        self.phase = 1
+        self.hands = {a: list(CARDS) for a in ARMIES}
+        self.placed = {a: None for a in ARMIES}
+        self.shown = {a: {} for a in ARMIES}
+        self.drawer = None
+        self.plan = []
+
+    def _lose(self, army: str) -> None:
+        self._winner = other(army)
+        self.step = "over"
+        self.drawer = None
+
+    # -- what the step offers -------------------------------------------------------------------------
+
+    def _more_removed(self) -> str | None:
+        rome, carthage = self.removed["rome"], self.removed["carthage"]
+        if rome == carthage:
+            return None
+        return "rome" if rome > carthage else "carthage"
+
+    def _troops(self, army: str) -> list[int]:
+        troops = self.troops[army]
+        assert troops is not None, "organisation not entered yet"
+        return troops
+
+    def _field_troops(self, army: str, field: str) -> int:
+        troops = self._troops(army)
+        i, j = field_formations(field)
+        return troops[i] + troops[j]
+
+    def deck_left(self) -> int:
+        """New Orders cards still to draw (I-5: none left means no draw is offered)."""
+        return sum(self.deck.values())
+
+    def formation(self, army: str, index: int) -> int:
+        """Tokens in one formation (0 before the army's organisation is in)."""
+        troops = self.troops[army]
+        return 0 if troops is None else troops[index]
+
+    def total(self, army: str) -> int:
+        troops = self.troops[army]
+        return 0 if troops is None else sum(troops)
+
+    def pending_placement(self, army: str) -> dict[str, int] | None:
+        """An army's cards of this phase once placed (the referee's view: hidden from the opponent)."""
+        return self.placed[army]
+
+    def occupancy(self) -> dict[str, tuple[str, int]]:
+        """``"rome:yellow.0"`` -> (army, tokens) for every formation holding tokens."""
+        return {location(a, i): (a, n) for a in ARMIES if (t := self.troops[a]) is not None
+                for i, n in enumerate(t) if n}
+
+    def key(self) -> tuple[object, ...]:
+        return (self.step, self.round, self.phase,
+                tuple(tuple(t) if t else () for t in self.troops.values()),
+                tuple(self.tiles.get(f, 0) for f in FIELDS),
+                tuple(tuple(h) for h in self.hands.values()),
+                tuple(tuple(sorted(p.items())) if p else () for p in self.placed.values()),
+                tuple(tuple(sorted(p.items())) for p in self.shown.values()),
+                tuple(self.plan), tuple(self.removed.values()), self.drawer, self.moves_left,
+                tuple(self.deck.values()), tuple(self.discard.values()), self._winner)
+
+    def __eq__(self, other_: object) -> bool:
+        if not isinstance(other_, State):
+            return NotImplemented
+        return self.key() == other_.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # -- hidden information -----------------------------------------------------------------------------
+
+    def determinize(self, player: str, rng: random.Random) -> State:
+        """A copy where what ``player`` cannot see yet (the opponent's organisation or cards entered
+        first, still face down) is drawn at random among the opponent's legal choices."""
+        out = self.clone()
+        opponent = other(player)
+        if self.step == "org" and player == "carthage" and self.troops["rome"] is not None:
+            orgs = Organisations(opponent)
+            out.troops[opponent] = list(orgs[rng.randrange(len(orgs))].nums)
+        if self.step == "place" and player == "carthage" and self.placed["rome"] is not None:
+            hand = self.hands[opponent] + list(self.placed["rome"].values())
+            chosen = rng.sample(sorted(hand), 3)
+            out.placed[opponent] = dict(zip(FIELDS, chosen, strict=True))
+            out.hands[opponent] = [c for c in sorted(hand) if c not in chosen]
+        return out
+
+    # -- copying and serialising ------------------------------------------------------------------------
+
+    def clone(self) -> State:
+        other_ = State.__new__(State)
+        other_.step, other_.round, other_.phase = self.step, self.round, self.phase
+        other_.troops = {a: (t[:] if t is not None else None) for a, t in self.troops.items()}
+        other_.tiles = dict(self.tiles)
+        other_.hands = {a: h[:] for a, h in self.hands.items()}
+        other_.placed = {a: (dict(p) if p is not None else None) for a, p in self.placed.items()}
+        other_.shown = {a: dict(p) for a, p in self.shown.items()}
+        other_.plan = self.plan[:]
+        other_.removed = dict(self.removed)
+        other_.drawer, other_.moves_left = self.drawer, self.moves_left
+        other_.deck, other_.discard = dict(self.deck), dict(self.discard)
+        other_._winner = self._winner
+        return other_
+
+    def to_json(self) -> JsonDict:
+        return {
+            "game": self.game,
+            "step": self.step,
+            "round": self.round,
+            "phase": self.phase,
+            "troops": {a: (dict(zip(FORMATIONS, t, strict=True)) if t is not None else None)
+                       for a, t in self.troops.items()},
+            "tiles": dict(self.tiles),
+            "hands": {a: list(h) for a, h in self.hands.items()},
+            "placed": {a: (dict(p) if p is not None else None) for a, p in self.placed.items()},
+            "shown": {a: dict(p) for a, p in self.shown.items()},
+            "plan": [list(step) for step in self.plan],
+            "removed": dict(self.removed),
+            "drawer": self.drawer,
+            "moves_left": self.moves_left,
+            "deck": dict(self.deck),
+            "discard": dict(self.discard),
+            "winner": self._winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> State:
+        """Rebuild a state, rejecting anything inconsistent (journals can be hand-edited or torn)."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a Scipio state is a JSON object, got {type(data).__name__}")
+        if data.get("game") != "scipio":
+            raise ValueError(f"game: expected 'scipio', got {data.get('game')!r}")
+        s = cls()
+        s.step = _choice(data.get("step"), STEPS, "step")
+        s.round = _int(data.get("round"), "round", 1, 10_000)
+        s.phase = _int(data.get("phase"), "phase", 1, 2)
+        troops = _mapping(data.get("troops"), "troops", ARMIES)
+        for a in ARMIES:
+            t = troops[a]
+            s.troops[a] = None if t is None else [_int(v, f"troops.{a}.{f}", 0, 34)
+                                                  for f, v in _mapping(t, f"troops.{a}", FORMATIONS).items()]
+        tiles_ = data.get("tiles")
+        if tiles_:
+            s.tiles = {f: _int(v, f"tiles.{f}", 1, 3) for f, v in _mapping(tiles_, "tiles", FIELDS).items()}
+            if sorted(s.tiles.values()) != [1, 2, 3]:
+                raise ValueError(f"tiles: each of 1, 2, 3 once, got {s.tiles}")
+        hands = _mapping(data.get("hands"), "hands", ARMIES)
+        s.hands = {a: [_card(c, f"hands.{a}") for c in _list(hands[a], f"hands.{a}")] for a in ARMIES}
+        placed = _mapping(data.get("placed"), "placed", ARMIES)
+        s.placed = {a: (None if p is None else {f: _card(v, f"placed.{a}.{f}")
+                                                for f, v in _mapping(p, f"placed.{a}", FIELDS).items()})
+                    for a, p in placed.items()}
+        shown = _mapping(data.get("shown"), "shown", ARMIES)
+        s.shown = {a: {f: _card(v, f"shown.{a}.{f}") for f, v in dict(p).items() if f in FIELDS}
+                   for a, p in shown.items()}
+        s.plan = []
+        for i, entry in enumerate(_list(data.get("plan"), "plan")):
+            entry = _list(entry, f"plan[{i}]")
+            if len(entry) != 4:
+                raise ValueError(f"plan[{i}]: expected [field, army, amount, shield_break], got {entry!r}")
+            s.plan.append((_choice(entry[0], FIELDS, f"plan[{i}].field"),
+                           check_players(entry[1], ARMIES, f"plan[{i}].army"),
+                           _int(entry[2], f"plan[{i}].amount", 1, 4), bool(entry[3])))
+        s.removed = {a: _int(v, f"removed.{a}", 0, 34) for a, v in _mapping(data.get("removed"), "removed",
+                                                                            ARMIES).items()}
+        drawer = data.get("drawer")
+        s.drawer = None if drawer is None else check_players(drawer, ARMIES, "drawer")
+        s.moves_left = _int(data.get("moves_left", 0), "moves_left", 0, 2)
+        s.deck = {n: _int(v, f"deck.{n}", 0, NEW_ORDERS[n]) for n, v in _mapping(data.get("deck"), "deck",
+                                                                               NEW_ORDERS).items()}
+        s.discard = {n: _int(v, f"discard.{n}", 0, NEW_ORDERS[n])
+                     for n, v in _mapping(data.get("discard"), "discard", NEW_ORDERS).items()}
+        winner = data.get("winner")
+        s._winner = None if winner is None else check_players(winner, ARMIES, "winner")
+        _check(s)
+        return s
+
+
+def _check(s: State) -> None:
+    """Cross-field consistency a hand edit or a torn write could break."""
+    if (s.step == "over") != (s._winner is not None):
+        raise ValueError("winner: set exactly when step is 'over'")
+    if s.step not in ("org", "over") and any(t is None for t in s.troops.values()):
+        raise ValueError("troops: both organisations must be entered after setup")
+    if s.step not in ("org", "tiles") and not s.tiles:
+        raise ValueError("tiles: missing after the first shuffle")
+    if s.step == "remove" and not s.plan:
+        raise ValueError("plan: a removal is due but no damage is pending")
+    if s.step in (*_DRAWER_STEPS, "deserter", "card") and s.drawer is None:
+        raise ValueError(f"drawer: step {s.step} needs the drawing army")
+    if s.step == "card" and not sum(s.deck.values()):
+        raise ValueError("deck: a draw is due from an empty deck")
+    for a in ARMIES:
+        t = s.troops[a]
+        if t is not None and s.step not in ("over",) and min(t) < 1:
+            raise ValueError(f"troops.{a}: a formation is empty but the game is not over")
+        cards = list(s.hands[a]) + list((s.placed[a] or {}).values()) + list(s.shown[a].values())
+        if sorted(cards) != list(CARDS):
+            raise ValueError(f"hands.{a}: hand, placed and shown cards must be {list(CARDS)} once each")
+
+
+def _choice(value: object, allowed: Sequence[str], key: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"{key}: expected one of {', '.join(allowed)}, got {value!r}")
+    return str(value)
+
+
+def _int(value: object, key: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{key}: expected a whole number {low}..{high}, got {value!r}")
+    return value
+
+
+def _card(value: object, key: str) -> int:
+    return _int(value, key, CARDS[0], CARDS[-1])
+
+
+def _list(value: object, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{key}: expected a list, got {value!r}")
+    return value
+
+
+def _mapping(value: object, key: str, names: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(value, Mapping) or set(value) != set(names):
+        raise ValueError(f"{key}: expected keys {', '.join(names)}, got {value!r}")
+    return {n: value[n] for n in names}
+
+
+def new_game() -> State:
+    """A game at setup: Rome enters its organisation first (hidden), then Carthage."""
+    return State()
