@@ -150,7 +150,7 @@ class State:
 
     def parse_move(self, text: str) -> Move:
         move = parse(text)
-        if move not in self.legal_moves():
+        if not self._allows(move):
             raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
         return move
 
