@@ -461,7 +461,8 @@ class State:
                                                 for f, v in _mapping(p, f"placed.{a}", FIELDS).items()})
                     for a, p in placed.items()}
         shown = _mapping(data.get("shown"), "shown", ARMIES)
-        s.shown = {a: {f: _card(v, f"shown.{a}.{f}") for f, v in dict(p).items() if f in FIELDS}
+        s.shown = {a: {} if p == {} else {f: _card(v, f"shown.{a}.{f}")
+                                         for f, v in _mapping(p, f"shown.{a}", FIELDS).items()}
                    for a, p in shown.items()}
         s.plan = []
         for i, entry in enumerate(_list(data.get("plan"), "plan")):
@@ -500,6 +501,16 @@ def _check(s: State) -> None:
         raise ValueError(f"drawer: step {s.step} needs the drawing army")
     if s.step == "card" and not sum(s.deck.values()):
         raise ValueError("deck: a draw is due from an empty deck")
+    if s.step == "offer" and (s._more_removed() is None or not s.deck_left()):
+        raise ValueError("removed: a draw is offered only to the army that removed more, from a non-empty deck")
+    if s.step == "remove" and s.plan[0][2] > s._field_troops(s.plan[0][1], s.plan[0][0]) - 2:
+        raise ValueError("plan: the pending damage empties a formation, so the game should be over")
+    if s.step in ("redeploy", "opportune") and s.moves_left < 1:
+        raise ValueError(f"moves_left: step {s.step} needs a move left")
+    if any(s.deck[n] + s.discard[n] > NEW_ORDERS[n] for n in NEW_ORDERS):
+        raise ValueError("deck, discard: more New Orders cards than the game has")
+    if s.step != "over" and any(len(p) != (0 if s.phase == 1 else len(FIELDS)) for p in s.shown.values()):
+        raise ValueError("shown: phase-1 cards are face up in phase 2 only, one per field")
     for a in ARMIES:
         t = s.troops[a]
         if t is not None and s.step not in ("over",) and min(t) < 1:
