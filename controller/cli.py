@@ -16,6 +16,7 @@ from pathlib import Path
 from controller import journal
 from controller.demo import run_demo
 from controller.dice import Dice
+from controller.flows import scipio_screens
 from controller.flows.hannibal import position_screen
 from controller.journal import JournalError
 from controller.screen import Screen
@@ -23,7 +24,8 @@ from controller.table import ask_resume, attach_game, build_io, load_backend, pr
 from controller.terminal import run_terminal
 from engines.base import GameState
 from engines.hannibal import State
-from engines.registry import games
+from engines.registry import games, get_game
+from engines.scipio import State as ScipioState
 from hw_config import ConfigError
 
 BOTS = ("random", "heuristic", "mcts")
@@ -41,8 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seeds the dice and the bots (default 1)")
     demo.add_argument("--journal", type=Path, help="journal file; an unfinished one is resumed (default: temporary)")
     demo.add_argument("--frames", type=Path, help="save every display frame as PNG in this folder")
-    demo.add_argument("--yellow", choices=BOTS, default="heuristic", help="bot for the first seat")
-    demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat")
+    demo.add_argument("--yellow", choices=BOTS, default="heuristic", help="bot for the first seat (yellow, Rome)")
+    demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat (blue, Carthage)")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
@@ -86,8 +88,9 @@ def demo(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(screen.text(), end="\n\n")
 
-        result = run_demo(args.seed, path, frames=args.frames, seats={"yellow": args.yellow,
-                                 "blue": args.blue}, mistakes=args.mistakes, echo=echo)
+        first, second = get_game(args.game).players
+        result = run_demo(args.seed, path, game=args.game, frames=args.frames,
+                          seats={first: args.yellow, second: args.blue}, mistakes=args.mistakes, echo=echo)
         flow = result.table.flow
         print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
               f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
@@ -145,9 +148,11 @@ def replay_journal(path: Path) -> int:
 
 
 def position_screen_for(state: GameState) -> Screen:
-    if not isinstance(state, State):
-        raise UsageError(f"replay does not know how to show {state.game} yet")
-    return position_screen(state)
+    if isinstance(state, State):
+        return position_screen(state)
+    if isinstance(state, ScipioState):
+        return scipio_screens.position_screen(state)
+    raise UsageError(f"replay does not know how to show {state.game} yet")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
+from engines.registry import get_game
 
 MAX_SIM_SECONDS = 6 * 3600.0
 
@@ -36,12 +37,13 @@ def make_bot(kind: str, rng: random.Random) -> Bot:
     return HeuristicBot(rng)
 
 
-def run_demo(seed: int, journal: Path, *, frames: Path | None = None, profile: str = "hannibal-sim",
+def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path | None = None,
+             profile: str | None = None,
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
              max_seconds: float = MAX_SIM_SECONDS) -> DemoResult:
     """Play (or resume) the game in ``journal`` to its end on the simulated table."""
-    prof = profile_for(profile)
+    prof = profile_for(profile or f"{game}-sim")
     hardware = load_backend(prof, frames_dir=frames, seed=seed)
     clock = hardware.clock
 
@@ -51,9 +53,9 @@ def run_demo(seed: int, journal: Path, *, frames: Path | None = None, profile: s
 
     table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
                         seed=seed, echo=stamped)
-    kinds = dict(seats or {"yellow": "heuristic", "blue": "heuristic"})
+    kinds = dict(seats or {p: "heuristic" for p in get_game(prof.game).players})
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
-    players = scripted_players().ScriptedTable(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
+    players = scripted_players(prof.game)(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
     table.loop.add_source(players.poll)
     if faults is not None:
         faults(table)

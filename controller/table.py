@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from controller.buttons import ButtonTracker, GpioButtons
@@ -21,6 +20,7 @@ from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, Event, Press
 from controller.flows.hannibal import HannibalFlow
+from controller.flows.scipio import CARD, ScipioFlow
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
 from controller.loop import EventLoop
@@ -30,6 +30,7 @@ from controller.sdnotify import Notifier
 from engines.base import GameState
 from engines.hannibal import State
 from engines.registry import get_game
+from engines.scipio import State as ScipioState
 from hw_config import Needs, Profile, load_profile
 
 log = logging.getLogger("boardkeeper")
@@ -52,9 +53,14 @@ def load_backend(profile: Profile, **options: Any) -> Any:
     return module.create(profile, **options)
 
 
-def scripted_players() -> ModuleType:
-    """The scripted people of the simulated table, loaded by name like the backend they act on."""
-    return importlib.import_module("sim_hardware.players")
+PLAYERS = {"hannibal": "sim_hardware.players:ScriptedTable",
+           "scipio": "sim_hardware.scipio_players:ScriptedScipioTable"}
+
+
+def scripted_players(game: str = "hannibal") -> Any:
+    """The scripted people of the simulated table for ``game``, loaded by name like the backend they act on."""
+    module, _, name = PLAYERS[game].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 @dataclass
@@ -64,7 +70,7 @@ class Table:
     loop: EventLoop
     inputs: Inputs
     display: Display
-    flow: HannibalFlow
+    flow: HannibalFlow | ScipioFlow
     journal: Journal
     resumed: bool
 
@@ -203,12 +209,18 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     profile, loop, display = io.profile, io.loop, io.display
     timing = profile.timing
     opened = open_journal(journal_path, profile.game, {}, seed)
-    if not isinstance(opened.game, State):
-        raise JournalError(f"{journal_path}: not a Hannibal game")
-    history = [(s, move) for s, move in opened.history if isinstance(s, State)]
-    flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
-                        settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                        on_fault=lambda message: log.warning("%s", message))
+    flow: HannibalFlow | ScipioFlow
+    if isinstance(opened.game, ScipioState):
+        pads = any(name.startswith(CARD) for name in profile.buttons)
+        flow = ScipioFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice, pads=pads,
+                          on_fault=lambda message: log.warning("%s", message))
+    elif isinstance(opened.game, State):
+        history = [(s, move) for s, move in opened.history if isinstance(s, State)]
+        flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
+                            settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
+                            on_fault=lambda message: log.warning("%s", message))
+    else:
+        raise JournalError(f"{journal_path}: the table has no flow for {opened.game.game}")
     loop.set_handler(flow.handle)
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:

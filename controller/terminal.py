@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.dice import Dice
+from controller.flows.hannibal import HannibalFlow
 from controller.screen import Screen
 from controller.table import build_table, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot
@@ -37,9 +38,11 @@ def run_terminal(journal: Path, *, human: str = "yellow", seed: int | None = Non
         out("\n" + screen.text())
 
     table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show)
+    flow = table.flow
+    assert isinstance(flow, HannibalFlow), "the terminal game plays Hannibal"
     bot_seat = "blue" if human == "yellow" else "yellow"
     bots = {bot_seat: HeuristicBot(random.Random(seed))}
-    players = scripted_players().ScriptedTable(hw.board, prof, table.flow, bots, rng)
+    players = scripted_players("hannibal")(hw.board, prof, table.flow, bots, rng)
     table.loop.add_source(players.poll)
     cells = prof.locations
 
@@ -85,7 +88,7 @@ def run_terminal(journal: Path, *, human: str = "yellow", seed: int | None = Non
                 hw.board.release_pin(pin)
                 run(0.5)
             elif verb == "fix":
-                for instruction in table.flow.fixups:
+                for instruction in flow.fixups:
                     action, *rest = instruction.split()
                     target = cell(rest[-1])
                     if action == "lift":
@@ -98,7 +101,7 @@ def run_terminal(journal: Path, *, human: str = "yellow", seed: int | None = Non
             else:
                 out(f"unknown command {verb!r}; type help")
             for _ in range(600):  # the bot's turn: let it play (it never fixes the board for you)
-                if table.flow.game.to_move != bot_seat or table.finished() or table.flow.fixups:
+                if flow.game.to_move != bot_seat or table.finished() or flow.fixups:
                     break
                 run(1.0)
         except (ValueError, IndexError) as e:

@@ -118,7 +118,9 @@ register(
         hidden=True,
         sensing=("matrix", "buttons"),
         module="engines.scipio",
-        buttons=("OK", "NEXT", "PREV", "BACK"),
+        # the formation buttons take tokens off; card pads ("card:rome:7") are optional
+        buttons=("OK", "NEXT", "PREV", "BACK", *(f"tap:{army}:{field}.{i}" for army in ("rome", "carthage")
+                                                 for field in ("yellow", "purple", "green") for i in (0, 1))),
         evaluator="engines.scipio.heuristic:evaluate",
         candidates="engines.scipio.heuristic:candidates",
     )

@@ -1,0 +1,455 @@
+"""The Scipio game flow: secret entries, the reveal, damage on the formation buttons, New Orders.
+
+Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
+
+    ENTRY (organisation / cards, hidden) --both in--> BOARD (tokens on the formations, once) | REVEAL
+    REVEAL --OK--> DAMAGE (one field at a time, strike order) --counted + OK--> DAMAGE | MENU | ENTRY
+    MENU (draw or pass, each New Orders effect) --OK--> MENU | ENTRY | DAMAGE | OVER
+    any phase --a formation's reed opens while it holds tokens--> MISMATCH --reed closes / OK--> (back)
+
+Scipio's reeds say only "empty or not" (one per formation), so they check the engine's counts rather
+than make moves: every decision comes from buttons. Shuffles and draws come from the dice source and are
+journaled before they are shown. The flow never decides a rule: moves are parsed and applied by the
+engine, and each is journaled (fsynced) before the screen shows its effect.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any
+
+from transitions import Machine
+
+from controller.dice import Dice
+from controller.display import Display
+from controller.events import ButtonEvent, CellChanged, Event, Press
+from controller.flows import scipio_screens as screens
+from controller.journal import Journal, JournalWriteError
+from controller.loop import EventLoop
+from controller.screen import Screen
+from engines.base import Move
+from engines.scipio import DEFAULT_ORGANISATION, FIELDS, FORMATIONS, Order, State, location
+from engines.scipio.rules import field_formations
+
+TAP = "tap:"  # formation buttons: "tap:rome:yellow.0" takes one token off that formation
+CARD = "card:"  # pad buttons: "card:rome:7" plays Rome's 7
+MISMATCH_GUARD_S = 0.7  # presses this soon after a mismatch appears were meant for the screen before
+
+
+class Phase(Enum):
+    ENTRY = "entry"
+    BOARD = "board"
+    REVEAL = "reveal"
+    DAMAGE = "damage"
+    MENU = "menu"
+    MISMATCH = "mismatch"
+    OVER = "over"
+
+
+_PLAY = [Phase.ENTRY, Phase.BOARD, Phase.REVEAL, Phase.DAMAGE, Phase.MENU, Phase.MISMATCH]
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "ask_entry", "source": _PLAY, "dest": Phase.ENTRY},
+    {"trigger": "ask_board", "source": [Phase.ENTRY, Phase.MISMATCH], "dest": Phase.BOARD},
+    {"trigger": "reveal", "source": [Phase.ENTRY, Phase.MISMATCH], "dest": Phase.REVEAL},
+    {"trigger": "ask_damage", "source": _PLAY, "dest": Phase.DAMAGE},
+    {"trigger": "ask_menu", "source": _PLAY, "dest": Phase.MENU},
+    {"trigger": "mismatch", "source": _PLAY, "dest": Phase.MISMATCH},
+    {"trigger": "finish", "source": _PLAY, "dest": Phase.OVER},
+]
+
+
+class ScipioFlow:
+    """Consumes events from the loop; owns the engine state, the journal and what the screen says.
+
+    ``pads`` says whether the profile has per-army card pads; without them secret cards are entered on
+    the menu behind a "look away" screen.
+    """
+
+    state: Phase  # set by the transitions machine
+    ask_entry: Callable[[], bool]
+    ask_board: Callable[[], bool]
+    reveal: Callable[[], bool]
+    ask_damage: Callable[[], bool]
+    ask_menu: Callable[[], bool]
+    mismatch: Callable[[], bool]
+    finish: Callable[[], bool]
+
+    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
+                 pads: bool, on_fault: Callable[[str], None] | None = None, **_: Any) -> None:
+        self.game = game
+        self.journal = journal
+        self.display = display
+        self.loop = loop
+        self.dice = dice
+        self.pads = pads
+        self.on_fault = on_fault
+        self.sensed: set[str] = set()
+        self.ignored: set[str] = set()  # reeds the players told us to ignore (broken)
+        self.board_set = game.step not in ("org", "tiles") or game.round > 1
+        self.notice = ""
+        self.hidden_open = False  # the hand-off screen was acknowledged: the entry is on screen
+        self.values: list[int] = []
+        self.cursor = 0
+        self.counts = [0, 0]  # tokens counted off the damaged field's two formations
+        self.taps: list[int] = []  # which of the two, in order, so BACK can undo the last
+        self.candidates: tuple[Move, ...] = ()
+        self.selected = 0
+        self.revealed: dict[str, dict[str, int]] = {}
+        self.missing: tuple[str, ...] = ()
+        self._back_to: Phase | None = None
+        self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
+        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.ENTRY,
+                               queued=True, auto_transitions=False, after_state_change="redraw")
+
+    @property
+    def phase(self) -> Phase:
+        return self.state
+
+    @property
+    def seq(self) -> int:
+        return self.journal.seq
+
+    def start(self) -> None:
+        self._advance()
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, CellChanged):
+            self._cell(event)
+        elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
+            if self.state is Phase.MISMATCH and event.at - self._mismatch_at < MISMATCH_GUARD_S:
+                return  # pressed for the screen before: never let it declare a reed broken
+            self._button(event.button)
+
+    def _cell(self, event: CellChanged) -> None:
+        if event.location is None:
+            return
+        self._mismatch_at = event.at
+        if event.closed:
+            self.sensed.add(event.location)
+        else:
+            self.sensed.discard(event.location)
+        self._check_board()
+
+    def _button(self, button: str) -> None:
+        phase = self.state
+        if phase is Phase.MISMATCH:
+            if button == "OK":  # the players vouch for the tokens: that reed is broken
+                self.ignored.update(self.missing)
+                self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
+                self._leave_mismatch()
+        elif phase is Phase.ENTRY:
+            self._entry_button(button)
+        elif phase is Phase.BOARD:
+            if button == "OK":
+                if self.missing:
+                    self.notice = "empty: " + " ".join(self.missing)
+                    self.redraw()
+                else:
+                    self.board_set = True
+                    self._advance()
+        elif phase is Phase.REVEAL:
+            if button == "OK":
+                self.revealed = {}
+                self._advance()
+        elif phase is Phase.DAMAGE:
+            self._damage_button(button)
+        elif phase is Phase.MENU:
+            self._menu_button(button)
+
+    # -- what comes next ----------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Take the engine to its next decision (drawing chance outcomes on the way) and ask for it."""
+        while True:
+            g = self.game
+            if g.is_over():
+                self.finish()
+                return
+            if g.step == "tiles" and not self.board_set:
+                self._check_board()
+                self.ask_board()
+                return
+            if not g.is_chance():
+                break
+            move = self.dice.roll(g)
+            if not self._apply(move):
+                return
+            self._announce(move)
+        self.notice = ""
+        if self._check_board():
+            return
+        step = self.game.step
+        if step in ("org", "place"):
+            self._open_entry()
+        elif step == "remove":
+            self.counts, self.taps = [0, 0], []
+            self.ask_damage()
+        else:
+            self.candidates = tuple(self.game.legal_moves())
+            self.selected = 0
+            self.ask_menu()
+
+    def _announce(self, move: Move) -> None:
+        """A shuffle or a draw, held on screen long enough to read."""
+        assert isinstance(move, Order)
+        if move.kind == "tiles":
+            screen = Screen(f"Round {self.game.round}: tiles", (screens.tiles_line(self.game),),
+                            footer="strike order")
+        else:
+            drawer = screens.NAMES[self.game.drawer or "rome"]
+            screen = Screen("New Orders", (f"{drawer} draws:", screens.CARD_NAMES[move.name]), footer="")
+        self.display.show(screen, hold=True)
+
+    def _open_entry(self) -> None:
+        g = self.game
+        player = g.current_player
+        assert player is not None
+        self.hidden_open = False
+        self.cursor = 0
+        if g.step == "org":
+            self.values = list(DEFAULT_ORGANISATION)
+        else:
+            self.values = [] if self.pads else sorted(g.hands[player])[:3]
+        self.ask_entry()
+
+    # -- secret entries -----------------------------------------------------------------------------------
+
+    def _entry_button(self, button: str) -> None:
+        g = self.game
+        player = g.current_player
+        assert player is not None
+        if self.pads and g.step == "place":
+            self._pad_button(player, button)
+            return
+        if not self.hidden_open:
+            if button == "OK":
+                self.hidden_open = True
+                self.redraw()
+            return
+        if g.step == "org":
+            self._edit_organisation(player, button)
+        else:
+            self._edit_placement(player, button)
+
+    def _pad_button(self, player: str, button: str) -> None:
+        """Cards pressed on the army's own pad, in field order Y, P, G; BACK takes the last one back."""
+        self.notice = ""
+        if button.startswith(CARD):
+            _, army, value = button.split(":")
+            if army != player:
+                self.notice = f"that is {screens.NAMES[army]}'s pad"
+            elif int(value) not in self.game.hands[player] or int(value) in self.values:
+                self.notice = f"{value} is not in your hand"
+            elif len(self.values) < 3:
+                self.values.append(int(value))
+        elif button == "BACK" and self.values:
+            self.values.pop()
+        elif button == "OK" and len(self.values) == 3:
+            self._commit(_placement(player, self.values))
+            return
+        self.redraw()
+
+    def _edit_organisation(self, player: str, button: str) -> None:
+        v = self.values
+        if button == "NEXT" and v[self.cursor] < 29:
+            v[self.cursor] += 1
+        elif button == "PREV" and v[self.cursor] > 1:
+            v[self.cursor] -= 1
+        elif button == "BACK":
+            if self.cursor:
+                self.cursor -= 1
+            else:
+                self.hidden_open = False
+        elif button == "OK":
+            if self.cursor < len(FORMATIONS) - 1:
+                self.cursor += 1
+            elif sum(v) != 34:
+                self.notice = f"34 tokens, not {sum(v)}"
+            else:
+                self._commit(f"org {player} {','.join(map(str, v))}")
+                return
+        self.redraw()
+
+    def _edit_placement(self, player: str, button: str) -> None:
+        v, hand = self.values, sorted(self.game.hands[player])
+        if button in ("NEXT", "PREV"):
+            others = {c for i, c in enumerate(v) if i != self.cursor}
+            free = [c for c in hand if c not in others]
+            step = 1 if button == "NEXT" else -1
+            v[self.cursor] = free[(free.index(v[self.cursor]) + step) % len(free)]
+        elif button == "BACK":
+            if self.cursor:
+                self.cursor -= 1
+            else:
+                self.hidden_open = False
+        elif button == "OK":
+            if self.cursor < 2:
+                self.cursor += 1
+            else:
+                self._commit(_placement(player, v))
+                return
+        self.redraw()
+
+    # -- damage -------------------------------------------------------------------------------------------
+
+    def _damage_button(self, button: str) -> None:
+        field, army, amount, _ = self.game.plan[0]
+        pair = field_formations(field)
+        taps = {f"{TAP}{location(army, i)}": k for k, i in enumerate(pair)}
+        self.notice = ""
+        if button in taps:
+            k = taps[button]
+            if sum(self.counts) >= amount:
+                self.notice = f"only {amount} to take"
+            elif self.counts[k] + 1 >= self.game.formation(army, pair[k]):
+                self.notice = "keep 1 there"
+            else:
+                self.counts[k] += 1
+                self.taps.append(k)
+        elif button.startswith(TAP):
+            self.notice = f"{field}: {screens.NAMES[army]}'s buttons"
+        elif button == "BACK" and self.taps:
+            self.counts[self.taps.pop()] -= 1
+        elif button in ("NEXT", "PREV"):
+            splits = [m.nums for m in self.game.legal_moves() if isinstance(m, Order)]
+            at = splits.index(tuple(self.counts)) if tuple(self.counts) in splits else -1
+            self.counts = list(splits[(at + (1 if button == "NEXT" else -1)) % len(splits)])
+            self.taps = [0] * self.counts[0] + [1] * self.counts[1]
+        elif button == "OK":
+            if sum(self.counts) == amount:
+                self._commit(f"remove {army} {field} {self.counts[0]},{self.counts[1]}")
+                return
+            self.notice = f"take {amount - sum(self.counts)} more"
+        self.redraw()
+
+    # -- menus --------------------------------------------------------------------------------------------
+
+    def _menu_button(self, button: str) -> None:
+        if button in ("NEXT", "PREV"):
+            self.selected = (self.selected + (1 if button == "NEXT" else -1)) % len(self.candidates)
+            self.redraw()
+        elif button == "OK":
+            self._commit(str(self.candidates[self.selected]))
+
+    # -- the board ----------------------------------------------------------------------------------------
+
+    def _check_board(self) -> bool:
+        """Compare the reeds with the engine; a formation that should hold tokens but reads empty stops
+        play until it is put right (or the players declare the reed broken). True while stopped."""
+        g = self.game
+        expected = set(g.occupancy())
+        self.missing = tuple(sorted(expected - self.sensed - self.ignored))
+        if self.state is Phase.BOARD:
+            self.redraw()
+            return False
+        if not self.board_set or g.is_over():
+            return False
+        if self.missing and self.state is not Phase.MISMATCH:
+            self._back_to = self.state
+            self._log(f"mismatch: {', '.join(self.missing)} read empty but hold tokens")
+            self.mismatch()
+            return True
+        if self.state is Phase.MISMATCH:
+            if not self.missing:
+                self._leave_mismatch()
+            else:
+                self.redraw()
+            return True
+        return False
+
+    def _leave_mismatch(self) -> None:
+        back = self._back_to
+        self._back_to = None
+        self.missing = ()
+        triggers: Mapping[Phase | None, Callable[[], bool]] = {
+            Phase.ENTRY: self.ask_entry, Phase.DAMAGE: self.ask_damage, Phase.MENU: self.ask_menu,
+            Phase.REVEAL: self.reveal, Phase.BOARD: self.ask_board}
+        trigger = triggers.get(back)
+        if trigger is None:
+            self._advance()
+        else:
+            trigger()
+
+    # -- committing ---------------------------------------------------------------------------------------
+
+    def _commit(self, text: str) -> None:
+        move = self.game.parse_move(text)
+        placing = isinstance(move, Order) and move.kind == "place"
+        if placing:
+            assert isinstance(move, Order)
+            self.revealed[move.army] = dict(zip(FIELDS, move.nums, strict=True))
+        if not self._apply(move):
+            return
+        self.notice = ""
+        if placing and len(self.revealed) == 2:
+            self.reveal()
+            return
+        if isinstance(move, Order) and move.kind == "org" and self.game.step == "tiles":
+            self.notice = "organisations revealed"
+        self._advance()
+
+    def _apply(self, move: Move) -> bool:
+        """Journal first (fsynced), then make it the position: a power cut never loses or re-draws."""
+        player = self.game.current_player or "chance"
+        after = self.game.clone()
+        after.apply(move)
+        try:
+            self.journal.append(player, str(move), after.to_json())
+        except JournalWriteError as e:
+            self._log(str(e.strerror))
+            reason = {errno.ENOSPC: "disk full", errno.EROFS: "read-only", errno.EACCES: "no access"}
+            self.notice = f"NOT SAVED: {reason.get(e.errno or 0, 'storage error')}"
+            self.redraw()
+            return False
+        self.game = after
+        return True
+
+    def _log(self, message: str) -> None:
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    # -- screens ------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        self.display.show(self.screen())
+
+    def screen(self) -> Screen:
+        g, phase = self.game, self.state
+        if phase is Phase.OVER:
+            return screens.position_screen(g)
+        if phase is Phase.MISMATCH:
+            lines = tuple(f"{loc} reads empty" for loc in self.missing[:2])
+            return Screen("Board mismatch!", (*lines, "put the tokens back", "OK: sensor broken"),
+                          footer="play waits")
+        if phase is Phase.BOARD:
+            lines = (screens.troops_line(g, "rome"), screens.troops_line(g, "carthage"),
+                     self.notice or (f"{len(self.missing)} formations empty" if self.missing else "all set: OK"))
+            return Screen("Place the tokens", lines, footer="then OK")
+        if phase is Phase.REVEAL:
+            return screens.reveal_screen(g, self.revealed)
+        if phase is Phase.DAMAGE:
+            return screens.damage_screen(g, self.counts, self.notice)
+        if phase is Phase.MENU:
+            who = screens.NAMES.get(g.current_player or "", "")
+            title = {"offer": f"{who}: New Orders?", "opportune_draw": f"{who}: draw again?",
+                     "deserter": f"{who}: pick deserter"}.get(g.step, f"{who}: {g.step.replace('_', ' ')}")
+            return screens.menu_screen(title, [str(m) for m in self.candidates], self.selected)
+        player = g.current_player or "rome"
+        what = "organisation" if g.step == "org" else "cards"
+        if self.pads and g.step == "place":
+            return screens.pad_screen(player, len(self.values), self.notice)
+        if not self.hidden_open:
+            return screens.handoff_screen(player, what)
+        if g.step == "org":
+            return screens.organisation_screen(player, self.values, self.cursor, self.notice)
+        return screens.placement_screen(player, self.values, self.cursor, self.notice)
+
+
+
+def _placement(army: str, cards: list[int]) -> str:
+    """The notation of an army's cards in field order: ``place rome Y7 P2 G4``."""
+    return f"place {army} " + " ".join(f"{f[0].upper()}{c}" for f, c in zip(FIELDS, cards, strict=True))

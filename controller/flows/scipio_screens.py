@@ -1,0 +1,97 @@
+"""Pure screens for Scipio: what the OLED says for a position, a reveal, a damage step, a hidden entry.
+
+Pure functions of the engine state (and the entry in progress), so ``boardkeeper replay`` and the
+golden-image tests see exactly what the table showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.screen import Screen
+from engines.scipio import FIELDS, FORMATIONS, State
+from engines.scipio.rules import other
+
+NAMES = {"rome": "Rome", "carthage": "Carthage"}
+SHORT = {f: f"{f[0].upper()}{f[-1]}" for f in FORMATIONS}  # "yellow.0" -> "Y0"
+CARD_NAMES = {"redeployment": "Redeployment", "relief": "Relief in Place", "opportune": "Opportune Move",
+              "deserter": "Deserter", "general": "Renowned General"}
+
+
+def troops_line(g: State, army: str) -> str:
+    """``R 6 5|6 5|6 6`` -- an army's formations, field by field."""
+    pairs = [f"{g.formation(army, 2 * i)} {g.formation(army, 2 * i + 1)}" for i in range(len(FIELDS))]
+    return f"{army[0].upper()} " + "|".join(pairs)
+
+
+def tiles_line(g: State) -> str:
+    return "Tiles " + " ".join(f"{f[0].upper()}{g.tiles[f]}" for f in FIELDS) if g.tiles else "Tiles -"
+
+
+def position_screen(g: State, notice: str = "") -> Screen:
+    """Between decisions: whose turn at what, the troops and the tiles."""
+    lines = (*((notice,) if notice else ()), troops_line(g, "rome"), troops_line(g, "carthage"), tiles_line(g))
+    if g.is_over():
+        winner = g.winner or ""
+        return Screen(f"{NAMES[winner]} wins!", (fatal_line(g), *lines[-3:-1]), footer="Game over")
+    return Screen(f"R{g.round} phase {g.phase}", (g.describe(), *lines), footer="Scipio")
+
+
+def fatal_line(g: State) -> str:
+    """Why the game ended: the damage that could not be taken, or the Deserter's empty formation."""
+    if g.plan:
+        field, army, amount, _ = g.plan[0]
+        return f"{NAMES[army]} can't take {amount} in {field}"
+    loser = other(g.winner or "rome")
+    return f"{NAMES[loser]} has an empty formation"
+
+
+def reveal_screen(g: State, placed: dict[str, dict[str, int]]) -> Screen:
+    """Both armies' cards of the phase, face up, per field with its tile, and the damage to come."""
+    rows = tuple(f"{f[0].upper()} tile {g.tiles[f]}: R{placed['rome'][f]} v C{placed['carthage'][f]}" for f in FIELDS)
+    damage = " ".join(f"{f[0].upper()}:{a[0].upper()}-{n}{'!' if sb else ''}" for f, a, n, sb in g.plan)
+    return Screen(f"Reveal R{g.round} phase {g.phase}", (*rows, damage or "no damage"), footer="OK: resolve")
+
+
+def damage_screen(g: State, counts: Sequence[int], notice: str = "") -> Screen:
+    """One field's damage: who takes how much, and the tokens counted off so far per formation."""
+    field, army, amount, shield = g.plan[0]
+    i = FIELDS.index(field) * 2
+    have = (g.formation(army, i), g.formation(army, i + 1))
+    lines = (f"{NAMES[army]} takes {amount}" + (" (shield break)" if shield else ""),
+             f"{SHORT[FORMATIONS[i]]}: {have[0]}-{counts[0]}  {SHORT[FORMATIONS[i + 1]]}: {have[1]}-{counts[1]}",
+             notice or f"taken {sum(counts)} of {amount}")
+    return Screen(f"{field.capitalize()}: damage", lines, footer="buttons; BACK undo; OK")
+
+
+def handoff_screen(army: str, what: str) -> Screen:
+    return Screen(f"{NAMES[army]}: {what}", (f"{NAMES[other(army)]}, look away!", "", "OK when ready"),
+                  footer="secret entry")
+
+
+def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
+    cells = [f"{SHORT[f]}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FORMATIONS)]
+    left = 34 - sum(values)
+    return Screen(f"{NAMES[army]}: organisation", (" ".join(cells[:3]), " ".join(cells[3:]),
+                                                      notice or f"left to place: {left}"),
+                  footer="NEXT+ PREV- OK next")
+
+
+def placement_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
+    cells = [f"{f[0].upper()}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FIELDS)]
+    return Screen(f"{NAMES[army]}: cards", ("  ".join(cells), notice or "NEXT/PREV change"),
+                  footer="OK next, BACK back")
+
+
+def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
+    """Cards pressed on the army's own pad: shown as stars only, the other army may see the screen."""
+    marks = " ".join("*" if i < entered else "_" for i in range(3))
+    return Screen(f"{NAMES[army]}: cards", ("press Y, P, G on", "your pad:  " + marks,
+                                            notice or ("OK = done" if entered == 3 else "")),
+                  footer="BACK undo")
+
+
+def menu_screen(title: str, labels: Sequence[str], selected: int) -> Screen:
+    first = max(0, min(selected - 2, len(labels) - 4))  # keep the selection in view
+    shown = tuple(labels[first:first + 4])
+    return Screen(title, shown, selected=selected - first, footer=f"{selected + 1}/{len(labels)} NEXT PREV OK")
