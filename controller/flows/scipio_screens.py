@@ -58,10 +58,10 @@ def damage_screen(g: State, counts: Sequence[int], notice: str = "") -> Screen:
     field, army, amount, shield = g.plan[0]
     i = FIELDS.index(field) * 2
     have = (g.formation(army, i), g.formation(army, i + 1))
-    lines = (f"{NAMES[army]} takes {amount}" + (" (shield break)" if shield else ""),
+    lines = (f"{NAMES[army]} takes {amount}", "shield break!" if shield else "no shield break",
              f"{SHORT[FORMATIONS[i]]}: {have[0]}-{counts[0]}  {SHORT[FORMATIONS[i + 1]]}: {have[1]}-{counts[1]}",
              notice or f"taken {sum(counts)} of {amount}")
-    return Screen(f"{field.capitalize()}: damage", lines, footer="buttons; BACK undo; OK")
+    return Screen(f"{field.capitalize()}: damage", lines, footer="tap; BACK undo; OK")
 
 
 def handoff_screen(army: str, what: str) -> Screen:

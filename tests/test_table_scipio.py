@@ -1,0 +1,276 @@
+"""Scipio on the simulated table, end to end: the tests press the buttons and move the tokens (magnets on
+the formation reeds) as people do, and read what people read: the screen and the journal on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from controller import journal
+from controller.cli import main
+from controller.demo import run_demo
+from controller.dice import Dice
+from controller.flows.scipio import Phase, ScipioFlow
+from controller.table import Table, build_table, profile_for
+from engines.scipio import FORMATIONS, location
+from hw_config import Profile
+from sim_hardware.backend import create
+
+TICK = 0.005
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+SIM_PROFILE = Path(__file__).resolve().parents[1] / "hw_config" / "profiles" / "scipio-sim.toml"
+
+
+def without_pads(tmp_path: Path) -> Path:
+    """The simulated profile with the card pads taken out (their matrix cells left unused): secret cards
+    then go through the menu behind the look-away screen."""
+    layout = tmp_path / "scipio-layout.toml"
+    unused = ", ".join(f"[{r}, {c}]" for r in (4, 5) for c in range(6))
+    layout.write_text((SIM_PROFILE.parents[1] / "layouts" / "scipio.toml").read_text().replace(
+        "[cells]", f"unused = [{unused}]\n\n[cells]"))
+    text = "\n".join(line for line in SIM_PROFILE.read_text().splitlines() if not line.startswith('"card:'))
+    path = tmp_path / "scipio-nopads.toml"
+    path.write_text(text.replace('layout = "scipio"', 'layout = "scipio-layout.toml"'))
+    return path
+
+
+class ScipioTable:
+    def __init__(self, path: Path, profile: str | Path = "scipio-sim", seed: int = 0) -> None:
+        self.profile: Profile = profile_for(str(profile))
+        self.hw = create(self.profile, seed=seed)
+        self.board = self.hw.board
+        self.journal_path = path
+        self.table: Table = build_table(self.profile, self.hw, path, Dice(random.Random(seed)), seed=seed)
+        self.table.flow.start()
+        self.run(0.2)
+
+    @property
+    def flow(self) -> ScipioFlow:
+        flow = self.table.flow
+        assert isinstance(flow, ScipioFlow)
+        return flow
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds / TICK)):
+            self.table.loop.tick()
+            self.hw.clock.advance(TICK)
+
+    def press(self, button: str, times: int = 1) -> None:
+        spec = self.profile.buttons[button]
+        for _ in range(times):
+            if spec.pin is not None:
+                self.board.press_pin(spec.pin)
+                self.run(0.08)
+                self.board.release_pin(spec.pin)
+            else:
+                assert spec.cell is not None
+                self.board.pressed.add(spec.cell)
+                self.run(0.08)
+                self.board.pressed.discard(spec.cell)
+            self.run(0.2)
+
+    def cell(self, army: str, formation: str) -> tuple[int, int]:
+        return self.profile.locations[f"{army}:{formation}"]
+
+    @property
+    def text(self) -> str:
+        current = self.table.display.current
+        return current.text() if current else ""
+
+    @property
+    def phase(self) -> Phase:
+        return self.flow.phase
+
+    def lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.journal_path.read_text().splitlines()]
+
+    def moves(self) -> list[str]:
+        return [line["move"] for line in self.lines()[1:]]
+
+    def organise_default(self) -> None:
+        """Both armies take the offered organisation: look-away screen OK, then OK through the formations."""
+        for _ in range(2):
+            self.press("OK")  # the other army looks away
+            self.press("OK", len(FORMATIONS))
+
+    def set_up_tokens(self) -> None:
+        game = self.flow.game
+        for army in ("rome", "carthage"):
+            for i, f in enumerate(FORMATIONS):
+                self.board.place(self.cell(army, f), game.formation(army, i))
+        self.run(0.3)
+        self.press("OK")
+        self.run(2.0)  # the tiles stay on screen for the message time
+
+    def place_on_pad(self, army: str, cards: tuple[int, int, int]) -> None:
+        for c in cards:
+            self.press(f"card:{army}:{c}")
+        self.press("OK")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> ScipioTable:
+    return ScipioTable(tmp_path / "scipio.jsonl")
+
+
+def _check_golden(name: str, image: Image.Image) -> None:
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        image.save(path)
+    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
+    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
+    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
+
+
+def test_organisation_is_entered_behind_a_look_away_screen(tmp_path: Path) -> None:
+    t = ScipioTable(tmp_path / "g.jsonl", without_pads(tmp_path))
+    assert "Carthage, look away!" in t.text and "Y0" not in t.text  # nothing secret before OK
+    t.press("OK")
+    assert "Y0>6" in t.text
+    t.press("NEXT")  # yellow.0: 7
+    t.press("OK", 5)  # to green.1
+    t.press("PREV")  # green.1: 5
+    t.press("OK")
+    assert t.moves() == ["org rome 7,5,6,5,6,5"]
+    assert "Rome, look away!" in t.text
+    t.press("OK")
+    t.press("NEXT")  # 35 tokens: refused at the end
+    t.press("OK", 6)
+    assert "34 tokens, not 35" in t.text and len(t.moves()) == 1
+    t.press("PREV")
+    t.press("OK")
+    assert t.moves()[-1] == "org carthage 7,5,6,5,6,5"  # the cursor stayed on green.1
+    assert t.phase is Phase.BOARD and "R 7 5|6 5|6 5" in t.text and "C 7 5|6 5|6 5" in t.text
+
+
+def test_tokens_must_be_on_every_formation_before_play(table: ScipioTable) -> None:
+    table.organise_default()
+    table.board.place(table.cell("rome", "yellow.0"), 6)
+    table.run(0.3)
+    table.press("OK")
+    assert table.phase is Phase.BOARD and "empty:" in table.text and "carthage:green.1" in table.text
+    table.set_up_tokens()
+    assert table.moves()[-1].startswith("tiles ")  # journaled before it was shown
+    assert table.phase is Phase.ENTRY and "Rome: cards" in table.text
+
+
+def test_cards_on_the_pads_stay_secret_until_both_are_in(table: ScipioTable) -> None:
+    table.organise_default()
+    table.set_up_tokens()
+    table.press("card:carthage:7")
+    assert "Carthage's pad" in table.text
+    table.press("card:rome:7")
+    table.press("card:rome:7")
+    assert "7 is not in your hand" in table.text
+    table.press("card:rome:3")
+    table.press("BACK")
+    table.press("card:rome:2")
+    table.press("card:rome:4")
+    assert "* * *" in table.text and "7" not in table.text.split("\n", 1)[1]
+    table.press("OK")
+    assert table.moves()[-1] == "place rome Y7 P2 G4"
+    assert "Carthage: cards" in table.text
+    table.place_on_pad("carthage", (3, 5, 2))
+    assert table.phase is Phase.REVEAL
+    assert "Y tile" in table.text and "R7 v C3" in table.text and "R2 v C5" in table.text
+
+
+def test_damage_is_counted_on_the_formation_buttons_and_corrected_with_back(table: ScipioTable) -> None:
+    table.organise_default()
+    table.set_up_tokens()
+    table.place_on_pad("rome", (7, 2, 4))
+    table.place_on_pad("carthage", (3, 5, 2))
+    game = table.flow.game
+    field, army, amount, shield = game.plan[0]
+    assert (army, shield) == ("carthage", True) or (army, shield) == ("rome", False)
+    table.press("OK")  # reveal read: resolve
+    assert table.phase is Phase.DAMAGE and f"{field.capitalize()}: damage" in table.text
+    other_army = "rome" if army == "carthage" else "carthage"
+    table.press(f"tap:{other_army}:{field}.0")
+    assert "buttons" in table.text and f"taken 0 of {amount}" not in table.text
+    table.press(f"tap:{army}:{field}.0")
+    table.press(f"tap:{army}:{field}.0")
+    table.press("BACK")
+    table.press("OK")
+    assert f"take {amount - 1} more" in table.text
+    for _ in range(amount - 1):
+        table.press(f"tap:{army}:{field}.1")
+    table.press("OK")
+    assert table.moves()[-1] == f"remove {army} {field} 1,{amount - 1}"
+    after = table.flow.game
+    assert [after.formation(army, FORMATIONS.index(f"{field}.{k}")) for k in (0, 1)] == [
+        game.formation(army, FORMATIONS.index(f"{field}.0")) - 1,
+        game.formation(army, FORMATIONS.index(f"{field}.1")) - (amount - 1)]
+
+
+def test_a_formation_reed_opening_is_a_mismatch_and_play_waits(table: ScipioTable) -> None:
+    table.organise_default()
+    table.set_up_tokens()
+    cell = table.cell("carthage", "purple.1")
+    table.board.lift(cell, 5)
+    table.run(0.3)
+    assert table.phase is Phase.MISMATCH and "carthage:purple.1 reads empty" in table.text
+    table.press("card:rome:7")  # nothing is taken while the board is wrong
+    table.board.place(cell, 5)
+    table.run(0.3)
+    assert table.phase is Phase.ENTRY and table.flow.values == []
+    table.board.lift(cell, 5)
+    table.run(1.0)
+    table.press("OK")  # the players vouch for the tokens: the reed is ignored from now on
+    assert table.phase is Phase.ENTRY and "carthage:purple.1" in table.flow.ignored
+
+
+def test_golden_reveal_and_damage_screens(table: ScipioTable) -> None:
+    table.organise_default()
+    table.set_up_tokens()
+    table.place_on_pad("rome", (7, 2, 4))
+    table.place_on_pad("carthage", (3, 5, 2))
+    _check_golden("scipio_reveal", table.hw.display_device.image.copy())
+    table.press("OK")
+    field, army, _, _ = table.flow.game.plan[0]
+    table.press(f"tap:{army}:{field}.0")
+    _check_golden("scipio_damage", table.hw.display_device.image.copy())
+
+
+def test_cli_demo_scipio_plays_a_whole_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, frames = tmp_path / "s.jsonl", tmp_path / "frames"
+    assert main(["demo", "scipio", "--seed", "3", "--journal", str(path), "--frames", str(frames), "--quiet"]) == 0
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last["state"]["winner"] in ("rome", "carthage")
+    contents = journal.read(path)
+    assert contents.finished and journal.replay(contents, path)[-1].winner == last["state"]["winner"]
+    assert len(list(frames.glob("*.png"))) > 20
+    assert f"winner: {last['state']['winner']}" in capsys.readouterr().out
+
+
+def test_demo_with_mistakes_catches_every_knocked_formation(tmp_path: Path) -> None:
+    result = run_demo(5, tmp_path / "m.jsonl", game="scipio", mistakes=0.4)
+    players = result.players
+    assert players.knocked > 0 and players.mistakes_made > players.knocked  # slips on the buttons too
+    assert result.table.flow.game.winner is not None and not result.table.flow.ignored
+    assert journal.replay(journal.read(tmp_path / "m.jsonl"))[-1].is_over()
+
+
+def test_resume_after_a_power_cut_finishes_the_same_journal(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    run_demo(4, whole, game="scipio")
+    lines = whole.read_text().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[: len(lines) // 2]) + lines[len(lines) // 2][:25])  # torn mid-line
+    result = run_demo(4, cut, game="scipio")
+    assert result.table.resumed
+    kept = cut.read_text().splitlines(keepends=True)
+    assert kept[: len(lines) // 2] == lines[: len(lines) // 2]  # nothing journaled before the cut changed
+    assert journal.replay(journal.read(cut))[-1].winner in ("rome", "carthage")
+
+
+def test_location_names_match_the_layout() -> None:
+    profile = profile_for("scipio-sim")
+    assert set(profile.locations) == {location(a, i) for a in ("rome", "carthage") for i in range(6)}
