@@ -45,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
+    demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
+                      help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
+    demo.add_argument("--line-noise", type=float, default=0.0,
+                      help="--backend bridge: share of bytes corrupted on the serial line (0..0.5)")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
     play.add_argument("game", choices=[g.name for g in games()])
     play.add_argument("--profile", help="board profile (default: the game's, e.g. hannibal)")
@@ -79,6 +83,11 @@ def check_config(profile: str) -> int:
 def demo(args: argparse.Namespace) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
+    if not 0.0 <= args.line_noise <= 0.5:
+        raise UsageError(f"--line-noise must be between 0 and 0.5, got {args.line_noise}")
+    if args.line_noise and args.backend != "bridge":
+        raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
+    bridge = args.backend == "bridge"
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 
@@ -87,7 +96,9 @@ def demo(args: argparse.Namespace) -> int:
                 print(screen.text(), end="\n\n")
 
         result = run_demo(args.seed, path, frames=args.frames, seats={"yellow": args.yellow,
-                                 "blue": args.blue}, mistakes=args.mistakes, echo=echo)
+                                 "blue": args.blue}, mistakes=args.mistakes, echo=echo,
+                          profile=f"{args.game}-bridge-sim" if bridge else f"{args.game}-sim",
+                          line_noise=args.line_noise if bridge else None)
         flow = result.table.flow
         print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
               f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
