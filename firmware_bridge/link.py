@@ -161,12 +161,13 @@ class Link:
         return self._port is not None
 
     def in_trouble(self, now: float) -> bool:
-        """Unsure for longer than a resync takes: the players must be told, and the game waits."""
+        """Unsure for longer than a resync takes, or the link given up: the players must be told, and the
+        game waits."""
         if self.status is Status.UP:
             return False
         if self._unsure_since is None:
             self._unsure_since = now
-        return self.status is Status.INCOMPATIBLE or now - self._unsure_since >= self.grace_s
+        return self.status is Status.INCOMPATIBLE or self._dropped or now - self._unsure_since >= self.grace_s
 
     def poll(self, now: float) -> list[tuple[Cell, bool]]:
         self._now = now

@@ -14,16 +14,16 @@ log = logging.getLogger("boardkeeper.bridge")
 
 class Recorder:
     def __init__(self, size: int = 64) -> None:
-        self._entries: deque[tuple[float, str, str]] = deque(maxlen=size)
+        self.entries: deque[tuple[float, str, str]] = deque(maxlen=size)
         self.dumps = 0
 
     def note(self, at: float, direction: str, what: str) -> None:
         """``direction``: "in" (from the MCU), "out" (to it) or "--" (a link event)."""
-        self._entries.append((at, direction, what))
+        self.entries.append((at, direction, what))
 
     def dump(self, reason: str) -> None:
         """Into the log at INFO: on a noisy line errors are expected and healed, so they are not warnings;
         the link logs a warning of its own when it gives up on the board."""
         self.dumps += 1
-        lines = [f"{at:12.3f} {direction:>3} {what}" for at, direction, what in self._entries]
+        lines = [f"{at:12.3f} {direction:>3} {what}" for at, direction, what in self.entries]
         log.info("board link: %s; last %d frames:\n%s", reason, len(lines), "\n".join(lines))
