@@ -197,6 +197,11 @@ class Link:
             self._hello(now)  # a reflashed board answers right
         return changes
 
+    @property
+    def unanswered(self) -> int:
+        """Commands sent and not yet answered (each is retried until it is, or the link is given up)."""
+        return len(self._pending)
+
     def send(self, kind: int, body: bytes) -> int:
         """A command for the MCU (an LED, the dice), retried until it is acknowledged; returns its seq."""
         return self._send(kind, body, ACK)

@@ -157,7 +157,7 @@ class SimMcu:
         self.port.incoming += self._line(self._from_host())
         self.mcu.step(round(now * 1000))
         out, self.port.outgoing = bytes(self.port.outgoing), bytearray()
-        self._to_host(self._line(out))
+        self.transmit(out)
 
     def _from_host(self) -> bytes:
         """Everything the host wrote since the last step (its counter says how much to expect)."""
@@ -178,20 +178,23 @@ class SimMcu:
             self._host_out = link.stats.bytes_out
         return bytes(data)
 
-    def _to_host(self, data: bytes) -> None:
-        if not data:
-            return
+    def transmit(self, data: bytes) -> None:
+        """Bytes from the MCU onto the line (faults applied), waiting until the host's reader has them."""
+        data = self._line(data)
         link = self.link
-        start = link.stats.bytes_in if link is not None else 0
-        try:
-            os.write(self._master, data)
-        except OSError:  # the pty's buffer is full (nobody reading): the bytes are lost, as on a UART
-            return
-        if link is None or not link.connected:
-            return
-        deadline = time.monotonic() + SYNC_TIMEOUT_S
-        while link.stats.bytes_in < start + len(data) and link.connected and time.monotonic() < deadline:
-            time.sleep(0.0001)
+        view = memoryview(data)
+        while view:
+            start = link.stats.bytes_in if link is not None else 0
+            try:
+                sent = os.write(self._master, view)
+            except OSError:  # the pty's buffer is full (nobody reading): the bytes are lost, as on a UART
+                return
+            view = view[sent:]
+            if link is None or not link.connected:
+                continue
+            deadline = time.monotonic() + SYNC_TIMEOUT_S
+            while link.stats.bytes_in < start + sent and link.connected and time.monotonic() < deadline:
+                time.sleep(0.0001)
 
     def _line(self, data: bytes) -> bytes:
         if self.muted:
