@@ -76,7 +76,8 @@ def check_config(profile: str) -> int:
                         for b in p.buttons.values())
     print(f"{p.path}: OK -- {p.name}: game {p.game}, backend {p.backend} ({p.pin_factory}), "
           f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
-          f"display {p.display.driver} {p.display.width}x{p.display.height}")
+          f"display {p.display.driver} {p.display.width}x{p.display.height}"
+          + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else ""))
     return 0
 
 
@@ -124,7 +125,7 @@ def play(args: argparse.Namespace) -> int:
     profile = profile_for(args.profile or args.game)
     if profile.game != args.game:
         raise UsageError(f"profile {profile.path} is for {profile.game}, not {args.game}")
-    if profile.backend == "sim":
+    if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
     try:
         hardware = load_backend(profile)

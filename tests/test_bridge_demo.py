@@ -85,3 +85,8 @@ def test_bridge_profiles_pass_and_a_missing_serial_url_is_named(tmp_path: Path,
     assert main(["check-config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}: serial.url: missing: the bridge backend reads the board over this port" in err
+
+
+def test_play_refuses_the_simulated_bridge_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "hannibal", "--profile", "hannibal-bridge-sim"]) == 2
+    assert "is simulated; use --sim" in capsys.readouterr().err
