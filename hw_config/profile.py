@@ -1,4 +1,5 @@
-"""Board profiles: TOML files naming pins, matrix, buttons, display, timings and the layout they use.
+"""Board profiles: TOML files naming pins, matrix, buttons, display, timings, the serial link to the board's
+microcontroller (backend "bridge") and the layout they use.
 
 A bad profile must never half-start a table: ``load_profile`` collects every problem it finds, each
 naming the file, the key and what is wrong, and raises them together as one ``ConfigError``.
