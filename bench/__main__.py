@@ -1,9 +1,11 @@
 """``python -m bench``: every benchmark of the project in one run (numbers and ratios, never pass/fail)."""
 
-from bench import playouts, table
+from bench import bridge, playouts, table
 
 if __name__ == "__main__":
     print("== engine playouts (issue 2)")
     playouts.report()
     print("== the table on the simulated stack (issue 3)")
     table.report()
+    print("== the board over serial (issue 5)")
+    bridge.main([])

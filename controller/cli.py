@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat (blue, Carthage)")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
+    demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
+                      help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
+    demo.add_argument("--line-noise", type=float, default=0.0,
+                      help="--backend bridge: share of bytes corrupted on the serial line (0..0.5)")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
     play.add_argument("game", choices=[g.name for g in games()])
     play.add_argument("--profile", help="board profile (default: the game's, e.g. hannibal)")
@@ -74,13 +78,21 @@ def check_config(profile: str) -> int:
                         for b in p.buttons.values())
     print(f"{p.path}: OK -- {p.name}: game {p.game}, backend {p.backend} ({p.pin_factory}), "
           f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
-          f"display {p.display.driver} {p.display.width}x{p.display.height}")
+          f"display {p.display.driver} {p.display.width}x{p.display.height}"
+          + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else ""))
     return 0
 
 
 def demo(args: argparse.Namespace) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
+    if not 0.0 <= args.line_noise <= 0.5:
+        raise UsageError(f"--line-noise must be between 0 and 0.5, got {args.line_noise}")
+    if args.line_noise and args.backend != "bridge":
+        raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
+    bridge = args.backend == "bridge"
+    if bridge and args.game != "hannibal":
+        raise UsageError(f"--backend bridge: no bridge profile for {args.game} yet (hannibal has one)")
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 
@@ -90,7 +102,9 @@ def demo(args: argparse.Namespace) -> int:
 
         first, second = get_game(args.game).players
         result = run_demo(args.seed, path, game=args.game, frames=args.frames,
-                          seats={first: args.yellow, second: args.blue}, mistakes=args.mistakes, echo=echo)
+                          seats={first: args.yellow, second: args.blue}, mistakes=args.mistakes, echo=echo,
+                          profile=f"{args.game}-bridge-sim" if bridge else f"{args.game}-sim",
+                          line_noise=args.line_noise if bridge else None)
         flow = result.table.flow
         print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
               f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
@@ -116,7 +130,7 @@ def play(args: argparse.Namespace) -> int:
     profile = profile_for(args.profile or args.game)
     if profile.game != args.game:
         raise UsageError(f"profile {profile.path} is for {profile.game}, not {args.game}")
-    if profile.backend == "sim":
+    if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
     try:
         hardware = load_backend(profile)

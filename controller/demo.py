@@ -41,10 +41,12 @@ def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path |
              profile: str | None = None,
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
-             max_seconds: float = MAX_SIM_SECONDS) -> DemoResult:
-    """Play (or resume) the game in ``journal`` to its end on the simulated table."""
+             max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None) -> DemoResult:
+    """Play (or resume) the game in ``journal`` to its end on the simulated table. ``line_noise`` is for
+    a profile whose board is read over serial (``sim-bridge``): the share of bytes corrupted on the line."""
     prof = profile_for(profile or f"{game}-sim")
-    hardware = load_backend(prof, frames_dir=frames, seed=seed)
+    hardware = load_backend(prof, frames_dir=frames, seed=seed,
+                            **({} if line_noise is None else {"line_noise": line_noise}))
     clock = hardware.clock
 
     def stamped(screen: Screen) -> None:
@@ -67,6 +69,8 @@ def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path |
         raise DemoTooLongError(f"no winner after {max_seconds:.0f} simulated seconds "
                                f"(phase {table.flow.phase.value}, journal line {table.journal.seq})")
     table.journal.close()
+    if hasattr(hardware, "close"):  # the bridge: the link's reader thread and the pty
+        hardware.close()
     return DemoResult(table, players, clock.now() - start)
 
 

@@ -25,8 +25,13 @@ class Display:
         self.frames = 0
         self._hold_until = 0.0
         self._pending: Screen | None = None
+        self._overlay: Screen | None = None
+        self._behind: Screen | None = None  # the game's latest screen while an overlay covers it
 
     def show(self, screen: Screen, *, hold: bool = False) -> None:
+        if self._overlay is not None:
+            self._behind = screen
+            return
         now = self.clock.now()
         if now < self._hold_until and not hold:
             self._pending = screen
@@ -34,6 +39,22 @@ class Display:
         self._pending = None
         if hold:
             self._hold_until = now + self.min_s
+        self._draw(screen)
+
+    def overlay(self, screen: Screen | None) -> None:
+        """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the
+        game's screens keep coming underneath, and the latest is back the moment the overlay goes."""
+        if screen is None:
+            if self._overlay is not None:
+                behind = self._behind
+                self._overlay = self._behind = None
+                if behind is not None:
+                    self._draw(behind)
+            return
+        if self._overlay is None:
+            self._behind = self._pending or self.current
+            self._pending = None
+        self._overlay = screen
         self._draw(screen)
 
     def refresh(self) -> None:

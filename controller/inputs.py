@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from controller.buttons import ButtonTracker, GpioButtons
 from controller.events import Cell, CellChanged, Event
-from controller.scanner import MatrixScanner
+
+
+class CellScanner(Protocol):
+    """Where debounced cell changes come from: the Pi's own ``MatrixScanner``, or the MCU over the serial
+    link (``controller.bridge_inputs.LinkedMatrix``)."""
+
+    def scan(self, now: float) -> list[CellChanged]: ...
 
 
 class Inputs:
     """Polls the scanner and the GPIO buttons; cells that are buttons become button events, the others
     carry their location name."""
 
-    def __init__(self, scanner: MatrixScanner, locations: Mapping[Cell, str], cell_buttons: Mapping[Cell, str],
+    def __init__(self, scanner: CellScanner, locations: Mapping[Cell, str], cell_buttons: Mapping[Cell, str],
                  gpio_buttons: GpioButtons | None, tracker: ButtonTracker) -> None:
         self.scanner = scanner
         self._locations = dict(locations)

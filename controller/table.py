@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.bridge_inputs import LinkedMatrix, LinkGuard
 from controller.buttons import ButtonTracker, GpioButtons
 from controller.dice import Dice
 from controller.display import Display
@@ -35,7 +36,8 @@ from hw_config import Needs, Profile, load_profile
 
 log = logging.getLogger("boardkeeper")
 
-BACKENDS = {"sim": "sim_hardware.backend", "gpio": "controller.gpio_backend"}
+BACKENDS = {"sim": "sim_hardware.backend", "gpio": "controller.gpio_backend", "bridge": "controller.bridge_backend",
+            "sim-bridge": "sim_hardware.bridge_backend"}
 
 
 def game_needs(game: str) -> Needs:
@@ -132,16 +134,17 @@ def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | N
     timing = profile.timing
     simulated = getattr(hardware, "simulated", False)
     settle = None if simulated or not timing.settle_us else busy_wait(timing.settle_us)
-    scanner = MatrixScanner(hardware.pin_factory, profile.rows, profile.cols,
-                            debounce_scans=timing.debounce_scans, settle=settle)
+    link = getattr(hardware, "link", None)  # the bridge backends: the MCU reads the matrix
+    scanner = LinkedMatrix(link) if link is not None else MatrixScanner(
+        hardware.pin_factory, profile.rows, profile.cols, debounce_scans=timing.debounce_scans, settle=settle)
     tracker = ButtonTracker(timing.hold_s)
     pins = {b.name: b.pin for b in profile.buttons.values() if b.pin is not None}
     cells = {b.cell: b.name for b in profile.buttons.values() if b.cell is not None}
     gpio = GpioButtons(hardware.pin_factory, pins, tracker, debounce_polls=timing.debounce_scans) if pins else None
     inputs = Inputs(scanner, profile.cells, cells, gpio, tracker)
     loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
-    loop.add_source(inputs.poll)
     display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
+    loop.add_source(inputs.poll if link is None else LinkGuard(link, inputs.poll, display).poll)
     loop.after_tick(display.refresh)
     notifier = Notifier(hardware.clock, {} if simulated else None)
 

@@ -6,8 +6,9 @@ bytes, resynchronises at the next zero. The CRC is CRC-16/CCITT-FALSE (``binasci
 0xFFFF) over type, seq and body. Message types and bodies are in ``MESSAGES``; the package README shows
 frames byte by byte.
 
-The codec is written for both CPython and MicroPython (the firmware imports it too), so it sticks to
-bytes, bytearray and plain functions.
+This is the host's codec. The firmware (``firmware_bridge.firmware.wire``) speaks the same format with
+its own CRC table and COBS, because MicroPython has neither ``binascii.crc_hqx`` nor dataclasses; tests
+check the two agree byte for byte.
 """
 
 from __future__ import annotations

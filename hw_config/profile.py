@@ -1,4 +1,5 @@
-"""Board profiles: TOML files naming pins, matrix, buttons, display, timings and the layout they use.
+"""Board profiles: TOML files naming pins, matrix, buttons, display, timings, the serial link to the board's
+microcontroller (backend "bridge") and the layout they use.
 
 A bad profile must never half-start a table: ``load_profile`` collects every problem it finds, each
 naming the file, the key and what is wrong, and raises them together as one ``ConfigError``.
@@ -16,8 +17,11 @@ HERE = Path(__file__).resolve().parent
 PROFILES = HERE / "profiles"
 LAYOUTS = HERE / "layouts"
 
-BACKENDS = ("gpio", "sim")
-PIN_FACTORIES = {"gpio": ("lgpio", "rpigpio"), "sim": ("mock",)}
+BACKENDS = ("gpio", "sim", "bridge", "sim-bridge")
+PIN_FACTORIES = {"gpio": ("lgpio", "rpigpio"), "sim": ("mock",), "bridge": ("lgpio", "rpigpio"),
+                 "sim-bridge": ("mock",)}
+MCU_BACKENDS = ("bridge", "sim-bridge")  # the matrix is on the board's microcontroller, read over serial
+BAUD_RANGE = (1200, 4_000_000)
 DRIVERS = ("ssd1306", "sh1106", "dummy")
 # BCM GPIO numbers usable on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM.
 GPIO_RANGE = range(2, 28)
@@ -41,6 +45,7 @@ SECTIONS: dict[str, set[str]] = {
     "buttons": set(),  # any button name; each value checked below
     "display": {"driver", "bus", "address", "width", "height"},
     "timing": set(TIMING_LIMITS),
+    "serial": {"url", "baud"},
 }
 
 Cell = tuple[int, int]
@@ -81,6 +86,12 @@ class Display:
 
 
 @dataclass(frozen=True)
+class Serial:
+    url: str  # a pyserial URL: /dev/ttyACM0 (USB), /dev/serial0 (the Pi's UART), ...
+    baud: int
+
+
+@dataclass(frozen=True)
 class Timing:
     scan_hz: float
     debounce_scans: int
@@ -105,6 +116,7 @@ class Profile:
     timing: Timing
     layout_path: Path
     cells: dict[Cell, str] = field(default_factory=dict)  # matrix cell -> location name
+    serial: Serial | None = None  # the link to the board's MCU (backend "bridge")
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -198,7 +210,9 @@ class _Checker:
         display = self.display(tables["display"])
         timing = self.timing(tables["timing"])
         buttons = self.buttons(tables["buttons"], len(rows), len(cols), needed)
-        self.pins_once(rows, cols, buttons, display)
+        serial = self.serial(tables["serial"], backend) if "serial" in data or backend == "bridge" else None
+        on_pi = backend not in MCU_BACKENDS  # else the matrix pins are the MCU's, not the Pi's
+        self.pins_once(rows if on_pi else [], cols if on_pi else [], buttons, display)
         layout_path = self.path
         if layout_name:  # a shipped layout by name, or a .toml path relative to the profile
             layout_path = (self.path.parent / layout_name if layout_name.endswith(".toml")
@@ -208,7 +222,7 @@ class _Checker:
             return None
         assert game and backend and pin_factory and display and timing
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory, tuple(rows), tuple(cols),
-                       buttons, display, timing, layout_path, cells)
+                       buttons, display, timing, layout_path, cells, serial)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 
@@ -265,6 +279,23 @@ class _Checker:
         if driver is None or bus is None or address is None or width is None or height is None:
             return None
         return Display(driver, bus, address, width, height)
+
+    def serial(self, table: Mapping[str, Any], backend: str | None) -> Serial | None:
+        url = table.get("url")
+        if url is None:
+            if backend == "bridge":
+                self.bad("serial.url", "missing: the bridge backend reads the board over this port "
+                         "(e.g. /dev/ttyACM0 or /dev/serial0)")
+            return None
+        if not isinstance(url, str) or not url:
+            self.bad("serial.url", f"must be a non-empty string, got {url!r}")
+            return None
+        baud = table.get("baud", 115200)
+        lo, hi = BAUD_RANGE
+        if not isinstance(baud, int) or isinstance(baud, bool) or not lo <= baud <= hi:
+            self.bad("serial.baud", f"must be a whole number from {lo} to {hi}, got {baud!r}")
+            return None
+        return Serial(url, baud)
 
     def timing(self, table: Mapping[str, Any]) -> Timing | None:
         values: dict[str, float] = {}

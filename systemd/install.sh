@@ -45,9 +45,10 @@ fi
 
 echo "== unit"
 install -m 0644 "$src/systemd/boardkeeper.service" /etc/systemd/system/boardkeeper.service
-# Narrow device access to what this profile uses: the GPIO chips and its display's I2C bus (the unit's own
-# list also allows the serial ports, for a profile with a board bridge).
+# Narrow device access to what this profile uses: the GPIO chips, its display's I2C bus and, for a board
+# read over serial (backend "bridge"), the port its [serial] url names.
 bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' /etc/boardkeeper/hannibal.toml | head -n 1)
+port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' /etc/boardkeeper/hannibal.toml | head -n 1)
 install -d -m 0755 /etc/systemd/system/boardkeeper.service.d
 cat > /etc/systemd/system/boardkeeper.service.d/devices.conf <<EOC
 [Service]
@@ -56,6 +57,7 @@ DeviceAllow=/dev/gpiochip0 rw
 DeviceAllow=/dev/gpiochip4 rw
 DeviceAllow=/dev/gpiomem rw
 DeviceAllow=/dev/i2c-${bus:-1} rw
+${port:+DeviceAllow=$port rw}
 EOC
 systemctl daemon-reload
 systemctl enable --now boardkeeper.service

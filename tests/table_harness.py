@@ -10,17 +10,16 @@ from typing import Any
 from controller.dice import Dice
 from controller.flows.hannibal import Phase
 from controller.screen import Screen
-from controller.table import Table, build_table, profile_for
+from controller.table import Table, build_table, load_backend, profile_for
 from engines.hannibal import new_game
-from sim_hardware.backend import create
 
 TICK = 0.005
 
 
 class Harness:
-    def __init__(self, journal: Path, *, seed: int = 0, set_up: bool = True) -> None:
-        self.profile = profile_for("hannibal-sim")
-        self.hw = create(self.profile, seed=seed)
+    def __init__(self, journal: Path, *, seed: int = 0, set_up: bool = True, profile: str = "hannibal-sim") -> None:
+        self.profile = profile_for(profile)
+        self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
         self.clock = self.hw.clock
         self.screens: list[Screen] = []

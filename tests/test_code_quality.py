@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware_bridge" / "firmware"
 HARDWARE = {"controller", "sim_hardware", "firmware_bridge", "hw_config", "gpiozero", "luma", "serial",
             "transitions", "RPi", "lgpio", "PIL"}
 
@@ -54,8 +55,23 @@ def test_layers_import_only_what_design_allows() -> None:
     }
     for folder, allowed in rules.items():
         for path in (ROOT / folder).rglob("*.py"):
+            if path.is_relative_to(FIRMWARE):
+                continue
             bad = _imports(path) - allowed - set(sys.stdlib_module_names)
             assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_firmware_imports_only_micropython_modules_and_itself() -> None:
+    """The MCU has MicroPython's modules, not the host's packages: the firmware brings its own CRC and
+    COBS instead of importing the codec (which needs binascii.crc_hqx and dataclasses)."""
+    allowed = {"machine", "neopixel", "time", "firmware_bridge"}
+    for path in FIRMWARE.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module and node.module.startswith("firmware_bridge.firmware"), \
+                    f"{path.relative_to(ROOT)} imports from {node.module}"
+        assert _imports(path) <= allowed, f"{path.relative_to(ROOT)} imports {sorted(_imports(path) - allowed)}"
 
 
 def test_ruff_is_clean() -> None:

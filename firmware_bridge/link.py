@@ -1,0 +1,407 @@
+"""The host's end of the serial link to the board's MCU: handshake, acks and retries, heartbeat, reconnect,
+and resynchronisation by snapshot.
+
+A reader thread only moves bytes from the port into a buffer. Everything else happens in ``poll(now)``,
+called from the table's single-consumer loop with the table's clock, so a fake clock drives every timeout
+and a test replays to the tick.
+
+The one rule that keeps a bad line out of the game: after anything that could have lost a frame (a new
+connection, a hello, a sequence gap, a damaged frame) the host is *unsure*, asks for a snapshot and
+ignores deltas until it arrives. The snapshot is diffed against the cells the host last reported, so a
+lost delta becomes the right change a few milliseconds late, never a phantom and never a missed move.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import serial
+
+from firmware_bridge.codec import (
+    ACK,
+    DELTA,
+    HEARTBEAT,
+    HELLO,
+    NACK,
+    SNAPSHOT,
+    SNAPSHOT_REQUEST,
+    VERSION,
+    Decoder,
+    Frame,
+    FrameError,
+    delta_changes,
+    encode,
+    snapshot_cells,
+)
+from firmware_bridge.recorder import Recorder
+
+log = logging.getLogger("boardkeeper.bridge")
+
+Cell = tuple[int, int]
+Port = Any  # a pyserial ``Serial`` (or any object with its read/write/in_waiting/close)
+READ_TIMEOUT_S = 0.05  # how long the reader blocks before it looks at its stop flag
+
+
+def serial_opener(url: str, baud: int) -> Callable[[], Port]:
+    """How to (re)open the port named in the profile: ``/dev/ttyACM0``, ``/dev/serial0``, a pty, any
+    pyserial URL. Failing to open is an ``OSError`` (pyserial's ``SerialException`` is one)."""
+
+    def open_port() -> Port:
+        return serial.serial_for_url(url, baudrate=baud, timeout=READ_TIMEOUT_S)
+
+    return open_port
+
+
+class Status(Enum):
+    OFFLINE = "offline"  # no port: unplugged, or waiting to reconnect
+    CONNECTING = "connecting"  # port open, waiting for the MCU's hello
+    SYNCING = "syncing"  # the host is unsure of the board until a snapshot arrives
+    UP = "up"  # in step: deltas apply
+    INCOMPATIBLE = "incompatible"  # the MCU speaks another protocol version or has another matrix
+
+
+@dataclass
+class Stats:
+    bytes_in: int = 0
+    bytes_out: int = 0
+    frames_in: int = 0
+    frames_out: int = 0
+    damaged: int = 0
+    gaps: int = 0
+    resyncs: int = 0
+    retries: int = 0
+    drops: int = 0  # times the link was given up (read error, silence, no answer)
+    reconnects: int = 0  # times it came back in step after a drop
+
+
+@dataclass
+class _Pending:
+    frame: Frame
+    reply: int  # the message type that answers it (ACK, or HELLO / SNAPSHOT for those requests)
+    first_sent: float
+    sent_at: float
+
+
+class _Reader(threading.Thread):
+    """Moves bytes from the port to ``sink``, nothing else; a read error ends it and is kept for ``poll``."""
+
+    def __init__(self, port: Port, sink: Callable[[bytes], None]) -> None:
+        super().__init__(name="bridge-reader", daemon=True)
+        self.port = port
+        self.sink = sink
+        self.error: Exception | None = None
+        self.stopping = False
+
+    def run(self) -> None:
+        try:
+            while not self.stopping:
+                data = self.port.read(self.port.in_waiting or 1)
+                if data:
+                    self.sink(data)
+        except Exception as e:  # SerialException, OSError, or pyserial tripping over a port closed under it
+            if not self.stopping:
+                self.error = e
+
+    def stop(self) -> None:
+        self.stopping = True
+        cancel = getattr(self.port, "cancel_read", None)
+        if cancel is not None:
+            cancel()
+        self.join(timeout=1.0)
+
+
+class Link:
+    """One board over one serial port. ``poll(now)`` returns the cell changes the host is sure of, as
+    ``((row, col), closed)``; nothing comes while the link is down or unsure."""
+
+    def __init__(self, open_port: Callable[[], Port], rows: int, cols: int, *, retry_s: float = 0.1,
+                 give_up_s: float = 1.0, dead_s: float = 0.6, backoff_s: tuple[float, float] = (0.05, 2.0),
+                 grace_s: float = 0.5, recorder: Recorder | None = None) -> None:
+        self._open_port = open_port
+        self.rows = rows
+        self.cols = cols
+        self.retry_s = retry_s
+        self.give_up_s = give_up_s  # a command unanswered this long (however often retried): the link is bad
+        self.dead_s = dead_s
+        self.backoff_s = backoff_s
+        self.grace_s = grace_s
+        self.recorder = recorder or Recorder()
+        self.stats = Stats()
+        self.status = Status.OFFLINE
+        self.problem = ""  # why the link is not up, for the log and the screen
+        self.closed: set[Cell] = set()  # the cells last reported closed
+        self._port: Port | None = None
+        self._reader: _Reader | None = None
+        self._lock = threading.Lock()
+        self._inbox = bytearray()
+        self._decoder = Decoder()
+        self._pending: dict[int, _Pending] = {}
+        self._tx_seq = 0
+        self._rx_seq = 0
+        self._now = 0.0
+        self._last_rx = 0.0
+        self._retry_at = 0.0
+        self._backoff = backoff_s[0]
+        self._unsure_since: float | None = None
+        self._dropped = False
+
+    # -- what the controller uses -----------------------------------------------------------------------
+
+    @property
+    def sure(self) -> bool:
+        return self.status is Status.UP
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None
+
+    def in_trouble(self, now: float) -> bool:
+        """Unsure for longer than a resync takes, or the link given up: the players must be told, and the
+        game waits."""
+        if self.status is Status.UP:
+            return False
+        if self._unsure_since is None:
+            self._unsure_since = now
+        return self.status is Status.INCOMPATIBLE or self._dropped or now - self._unsure_since >= self.grace_s
+
+    def poll(self, now: float) -> list[tuple[Cell, bool]]:
+        self._now = now
+        if self._port is None:
+            if now >= self._retry_at:
+                self._connect(now)
+            return []
+        reader = self._reader
+        if reader is not None and reader.error is not None:
+            self._drop(now, f"read failed ({reader.error})")
+            return []
+        with self._lock:
+            data = bytes(self._inbox)
+            self._inbox.clear()
+        changes: list[tuple[Cell, bool]] = []
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                self._damaged(now, str(item))
+            else:
+                changes += self._receive(item, now)
+            if self._port is None:
+                return changes
+        self._retry(now)
+        if self._port is not None and now - self._last_rx >= self.dead_s:
+            self._drop(now, f"no frame from the board for {now - self._last_rx:.1f} s")
+        elif self.status is Status.INCOMPATIBLE and now >= self._retry_at:
+            self._hello(now)  # a reflashed board answers right
+        return changes
+
+    @property
+    def unanswered(self) -> int:
+        """Commands sent and not yet answered (each is retried until it is, or the link is given up)."""
+        return len(self._pending)
+
+    def send(self, kind: int, body: bytes) -> int:
+        """A command for the MCU (an LED, the dice), retried until it is acknowledged; returns its seq."""
+        return self._send(kind, body, ACK)
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.stop()
+        if self._port is not None:
+            self._port.close()
+        self._port = self._reader = None
+        self.status = Status.OFFLINE
+
+    # -- connection -------------------------------------------------------------------------------------
+
+    def _connect(self, now: float) -> None:
+        try:
+            port = self._open_port()
+        except OSError as e:
+            self._retry_at = now + self._backoff
+            self._backoff = min(self._backoff * 2, self.backoff_s[1])
+            self.problem = f"cannot open the port ({e})"
+            self.recorder.note(now, "--", self.problem)
+            return
+        self._port = port
+        self._inbox.clear()
+        self._decoder = Decoder()
+        self._pending.clear()
+        self._last_rx = now
+        self.status = Status.CONNECTING
+        self._reader = _Reader(port, self._sink)
+        self._reader.start()
+        self.recorder.note(now, "--", "port open")
+        self._hello(now)
+
+    def _hello(self, now: float) -> None:
+        self._retry_at = now + 5.0
+        self._send(HELLO, bytes([VERSION, self.rows, self.cols]), HELLO)
+
+    def _sink(self, data: bytes) -> None:
+        with self._lock:
+            self._inbox += data
+            self.stats.bytes_in += len(data)
+
+    def _drop(self, now: float, reason: str) -> None:
+        """Give the link up: close the port and try again after the backoff, which doubles up to its cap."""
+        self.stats.drops += 1
+        self.problem = f"board link lost: {reason}"
+        log.warning("%s; reconnecting in %.2f s", self.problem, self._backoff)
+        self.recorder.dump(self.problem)
+        self.close()
+        self._become_unsure(now)
+        self._dropped = True
+        self._retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.backoff_s[1])
+
+    def _become_unsure(self, now: float) -> None:
+        if self._unsure_since is None:
+            self._unsure_since = now
+
+    # -- frames in --------------------------------------------------------------------------------------
+
+    def _receive(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
+        self._last_rx = now
+        self.stats.frames_in += 1
+        self.recorder.note(now, "in", f"{frame.name} seq {frame.seq} {frame.body.hex(' ')}")
+        if frame.type == HELLO:
+            self._on_hello(frame, now)
+            return []
+        if self.status not in (Status.SYNCING, Status.UP):
+            return []  # nothing counts before a good hello
+        if frame.seq == self._rx_seq:
+            return []  # the same frame twice (duplicated bytes): already handled
+        expected = (self._rx_seq + 1) % 256
+        self._rx_seq = frame.seq
+        if frame.seq != expected and frame.type != SNAPSHOT:  # a snapshot heals a gap by itself
+            self.stats.gaps += 1
+            self._resync(now, f"sequence gap: {expected} expected, {frame.seq} came")
+        if frame.type == SNAPSHOT:
+            return self._on_snapshot(frame, now)
+        if frame.type == DELTA:
+            return self._on_delta(frame, now) if self.sure else []
+        if frame.type == ACK:
+            self._answered(frame.body[0], ACK)
+        elif frame.type == NACK:
+            self._on_nack(frame, now)
+        elif frame.type != HEARTBEAT:
+            self.recorder.note(now, "--", f"unexpected {frame.name} from the board, ignored")
+        return []
+
+    def _on_hello(self, frame: Frame, now: float) -> None:
+        version, rows, cols = frame.body
+        if version != VERSION or (rows, cols) != (self.rows, self.cols):
+            self.problem = (f"board firmware speaks protocol {version}, the host {VERSION}: flash the matching "
+                            f"firmware" if version != VERSION else
+                            f"the board reports a {rows}x{cols} matrix, the profile {self.rows}x{self.cols}")
+            if self.status is not Status.INCOMPATIBLE:
+                log.error("board link: %s", self.problem)
+            self.status = Status.INCOMPATIBLE
+            self._pending.clear()
+            self._retry_at = now + 5.0
+            return
+        for seq in [s for s, p in self._pending.items() if p.reply == HELLO]:
+            del self._pending[seq]
+        self._rx_seq = frame.seq
+        self.status = Status.SYNCING
+        self._resync(now, "hello")
+
+    def _on_snapshot(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
+        if (frame.body[0], frame.body[1]) != (self.rows, self.cols):
+            self._damaged(now, f"snapshot of a {frame.body[0]}x{frame.body[1]} matrix")
+            return []
+        cells = snapshot_cells(frame.body)
+        changes = [(c, False) for c in sorted(self.closed - cells)] + [(c, True) for c in sorted(cells - self.closed)]
+        self.closed = cells
+        self._answered(None, SNAPSHOT)
+        if self.status is Status.SYNCING:
+            self.status = Status.UP
+            self._unsure_since = None
+            self._backoff = self.backoff_s[0]
+            if self._dropped:
+                self._dropped = False
+                self.stats.reconnects += 1
+                log.warning("board link back: in step again")
+        return changes  # lifts first, then places: the order a hand moves a piece
+
+    def _on_delta(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
+        changes: list[tuple[Cell, bool]] = []
+        for r, c, closed in delta_changes(frame.body):
+            if r >= self.rows or c >= self.cols:
+                self._damaged(now, f"delta names cell ({r}, {c}) outside the matrix")
+                return changes
+            if closed != ((r, c) in self.closed):
+                (self.closed.add if closed else self.closed.discard)((r, c))
+                changes.append(((r, c), closed))
+        return changes
+
+    def _on_nack(self, frame: Frame, now: float) -> None:
+        seq, reason = frame.body
+        pending = self._pending.get(seq)
+        if reason != 1 and pending is not None:  # refused for what it says: retrying cannot help
+            del self._pending[seq]
+            log.warning("board refused %s (reason %d)", pending.frame.name, reason)
+            return
+        for item in self._pending.values():  # it reached the board damaged: send again at once
+            item.sent_at = now - self.retry_s
+
+    def _damaged(self, now: float, reason: str) -> None:
+        self.stats.damaged += 1
+        self.recorder.note(now, "in", f"damaged: {reason}")
+        self.recorder.dump(f"damaged frame ({reason})")
+        self._resync(now, "damaged frame")
+
+    def _resync(self, now: float, reason: str) -> None:
+        """Unsure from here until a snapshot: ask for one (unless a request is already out)."""
+        if self.status is Status.UP:
+            self.status = Status.SYNCING
+            self.stats.resyncs += 1
+        if self.status is not Status.SYNCING:
+            return
+        self._become_unsure(now)
+        self.recorder.note(now, "--", f"resync: {reason}")
+        if not any(p.reply == SNAPSHOT for p in self._pending.values()):
+            self._send(SNAPSHOT_REQUEST, b"", SNAPSHOT)
+
+    # -- frames out -------------------------------------------------------------------------------------
+
+    def _send(self, kind: int, body: bytes, reply: int) -> int:
+        seq = self._tx_seq
+        self._tx_seq = (seq + 1) % 256
+        frame = Frame(kind, seq, body)
+        self._pending[seq] = _Pending(frame, reply, self._now, self._now)
+        self._write(frame)
+        return seq
+
+    def _write(self, frame: Frame) -> None:
+        if self._port is None:
+            return
+        wire = encode(frame)
+        self.recorder.note(self._now, "out", f"{frame.name} seq {frame.seq} {frame.body.hex(' ')}")
+        try:
+            self._port.write(wire)
+        except OSError as e:
+            self._drop(self._now, f"write failed ({e})")
+            return
+        self.stats.bytes_out += len(wire)
+        self.stats.frames_out += 1
+
+    def _answered(self, seq: int | None, reply: int) -> None:
+        for s in [s for s, p in self._pending.items() if p.reply == reply and (seq is None or s == seq)]:
+            del self._pending[s]
+
+    def _retry(self, now: float) -> None:
+        for item in list(self._pending.values()):
+            if now - item.sent_at < self.retry_s - 1e-9:
+                continue
+            if now - item.first_sent >= self.give_up_s - 1e-9:
+                self._drop(now, f"no answer to {item.frame.name} for {now - item.first_sent:.1f} s")
+                return
+            item.sent_at = now
+            self.stats.retries += 1
+            self._write(item.frame)
+            if self._port is None:
+                return
