@@ -13,6 +13,7 @@ naming the line.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Mapping
@@ -33,6 +34,12 @@ class JournalError(ValueError):
 
 class JournalWriteError(OSError):
     """A line could not be saved (disk full, read-only storage); nothing of it was left in the file."""
+
+    @property
+    def notice(self) -> str:
+        """What the screen says, short enough for one OLED line."""
+        reason = {errno.ENOSPC: "disk full", errno.EROFS: "read-only", errno.EACCES: "no access"}
+        return f"NOT SAVED: {reason.get(self.errno or 0, 'storage error')}"
 
 
 @dataclass

@@ -13,7 +13,6 @@ before the screen shows it.
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -429,8 +428,7 @@ class HannibalFlow:
             self.journal.append(player, move, state.to_json())
         except JournalWriteError as e:
             self._log(str(e.strerror))
-            reason = {errno.ENOSPC: "disk full", errno.EROFS: "read-only", errno.EACCES: "no access"}
-            self.notice = f"NOT SAVED: {reason.get(e.errno or 0, 'storage error')}"
+            self.notice = e.notice
             self.redraw()
             return False
         return True

@@ -15,7 +15,6 @@ engine, and each is journaled (fsynced) before the screen shows its effect.
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
@@ -401,8 +400,7 @@ class ScipioFlow:
             self.journal.append(player, str(move), after.to_json())
         except JournalWriteError as e:
             self._log(str(e.strerror))
-            reason = {errno.ENOSPC: "disk full", errno.EROFS: "read-only", errno.EACCES: "no access"}
-            self.notice = f"NOT SAVED: {reason.get(e.errno or 0, 'storage error')}"
+            self.notice = e.notice
             self.redraw()
             return False
         self.game = after
