@@ -29,7 +29,7 @@ from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.screen import Screen
 from engines.base import Move
-from engines.scipio import DEFAULT_ORGANISATION, FIELDS, FORMATIONS, Order, State, location
+from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location
 from engines.scipio.rules import field_formations
 
 TAP = "tap:"  # formation buttons: "tap:rome:yellow.0" takes one token off that formation
@@ -76,7 +76,7 @@ class ScipioFlow:
     finish: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 pads: bool, on_fault: Callable[[str], None] | None = None, **_: Any) -> None:
+                 pads: bool, on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
         self.journal = journal
         self.display = display
@@ -229,10 +229,7 @@ class ScipioFlow:
                 self.hidden_open = True
                 self.redraw()
             return
-        if g.step == "org":
-            self._edit_organisation(player, button)
-        else:
-            self._edit_placement(player, button)
+        self._edit(player, button)
 
     def _pad_button(self, player: str, button: str) -> None:
         """Cards pressed on the army's own pad, in field order Y, P, G; BACK takes the last one back."""
@@ -252,44 +249,30 @@ class ScipioFlow:
             return
         self.redraw()
 
-    def _edit_organisation(self, player: str, button: str) -> None:
-        v = self.values
-        if button == "NEXT" and v[self.cursor] < 29:
-            v[self.cursor] += 1
-        elif button == "PREV" and v[self.cursor] > 1:
-            v[self.cursor] -= 1
+    def _edit(self, player: str, button: str) -> None:
+        """The menu entry of a secret choice: NEXT/PREV change the value under the cursor, OK moves on
+        and after the last value commits, BACK steps back (from the first value, to the look-away screen)."""
+        v, organisation = self.values, self.game.step == "org"
+        if button in ("NEXT", "PREV"):
+            step = 1 if button == "NEXT" else -1
+            if organisation:
+                v[self.cursor] = min(29, max(1, v[self.cursor] + step))
+            else:
+                others = {c for i, c in enumerate(v) if i != self.cursor}
+                free = [c for c in sorted(self.game.hands[player]) if c not in others]
+                v[self.cursor] = free[(free.index(v[self.cursor]) + step) % len(free)]
         elif button == "BACK":
             if self.cursor:
                 self.cursor -= 1
             else:
                 self.hidden_open = False
         elif button == "OK":
-            if self.cursor < len(FORMATIONS) - 1:
+            if self.cursor < len(v) - 1:
                 self.cursor += 1
-            elif sum(v) != 34:
+            elif organisation and sum(v) != 34:
                 self.notice = f"34 tokens, not {sum(v)}"
             else:
-                self._commit(f"org {player} {','.join(map(str, v))}")
-                return
-        self.redraw()
-
-    def _edit_placement(self, player: str, button: str) -> None:
-        v, hand = self.values, sorted(self.game.hands[player])
-        if button in ("NEXT", "PREV"):
-            others = {c for i, c in enumerate(v) if i != self.cursor}
-            free = [c for c in hand if c not in others]
-            step = 1 if button == "NEXT" else -1
-            v[self.cursor] = free[(free.index(v[self.cursor]) + step) % len(free)]
-        elif button == "BACK":
-            if self.cursor:
-                self.cursor -= 1
-            else:
-                self.hidden_open = False
-        elif button == "OK":
-            if self.cursor < 2:
-                self.cursor += 1
-            else:
-                self._commit(_placement(player, v))
+                self._commit(f"org {player} {','.join(map(str, v))}" if organisation else _placement(player, v))
                 return
         self.redraw()
 
