@@ -213,15 +213,18 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     timing = profile.timing
     opened = open_journal(journal_path, profile.game, {}, seed)
     flow: HannibalFlow | ScipioFlow
+
+    def warn(message: str) -> None:
+        log.warning("%s", message)
+
     if isinstance(opened.game, ScipioState):
         pads = any(name.startswith(CARD) for name in profile.buttons)
         flow = ScipioFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice, pads=pads,
-                          on_fault=lambda message: log.warning("%s", message))
+                          on_fault=warn)
     elif isinstance(opened.game, State):
         history = [(s, move) for s, move in opened.history if isinstance(s, State)]
         flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
-                            settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                            on_fault=lambda message: log.warning("%s", message))
+                            settle_s=timing.settle_s, grace_s=timing.grace_s, history=history, on_fault=warn)
     else:
         raise JournalError(f"{journal_path}: the table has no flow for {opened.game.game}")
     loop.set_handler(flow.handle)

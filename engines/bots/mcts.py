@@ -82,13 +82,13 @@ class MCTSBot:
             assert root.plans is not None
             for i, (seq, _) in enumerate(root.plans):
                 child = root.children.get(i)
+                # A plan searched in a determinized world may go on with moves that only that world allows
+                # (a removal after a guessed reveal): vote on its first move only, and search again next time.
                 name = tuple(str(m) for m in (seq if trees == 1 else seq[:1]))
                 sequences[name] = seq[:len(name)]
                 # visits decide; the prior breaks ties among unvisited plans
                 votes[name] = votes.get(name, 0.0) + (child.visits if child else 0) + root.priors[i] * 1e-3
         best = max(votes, key=lambda k: (votes[k], k))
-        # A plan searched in a determinized world may go on with moves that only that world allows
-        # (a removal after a guessed reveal): keep only its first move and search again next time.
         self._plan = list(sequences[best])
         return self._next_planned(state)
 
