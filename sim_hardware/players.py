@@ -12,9 +12,7 @@ package never imports it). Decisions come from the bots.
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import partial
 from typing import Any, Protocol
 
@@ -22,10 +20,10 @@ from engines.bots.match import Bot
 from engines.hannibal import State, Step
 from engines.hannibal.moves import ENTRY, STACK
 from hw_config import Profile
+from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
-PRESS_S = 0.08
 
 
 class TableMisreadError(AssertionError):
@@ -53,56 +51,28 @@ class TableView(Protocol):
     notice: str
 
 
-@dataclass
-class Action:
-    delay: float  # seconds to wait after doing it
-    do: Callable[[], None]
-    note: str = ""
-
-
-class ScriptedTable:
+class ScriptedTable(Hands):
     """Both players; registered on the event loop as a source that acts and never emits events."""
 
     def __init__(self, board: SimBoard, profile: Profile, flow: TableView, bots: Mapping[str, Bot],
                  rng: random.Random, mistakes: float = 0.0) -> None:
-        self.board = board
-        self.profile = profile
+        super().__init__(board, profile)
         self.flow = flow
         self.bots = bots
         self.rng = rng
         self.mistakes = mistakes
         self.cells = profile.locations
-        self.actions: deque[Action] = deque()
-        self.busy_until = 0.0
         self.intended: Step | None = None
         self._acted_on: object = None
         self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self.awaiting_fixup = False  # a deliberate mistake is on the board: the flow must catch it
         self._mistake_seq = -1
         self._mistake_at = 0.0
-        self.now = 0.0
         self.mistakes_made = 0
         self.decisions: dict[int, str] = {}
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
         self._checked: set[int] = set()
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
-
-    # -- the loop source --------------------------------------------------------------------------------
-
-    def poll(self, now: float) -> list[object]:
-        self.now = now
-        if now < self.busy_until:
-            return []
-        if self.actions:
-            action = self.actions.popleft()
-            action.do()
-            self.busy_until = now + action.delay
-            return []
-        self._decide(now)
-        return []
-
-    def idle(self) -> bool:
-        return not self.actions
 
     # -- deciding what to do ------------------------------------------------------------------------------
 
@@ -167,7 +137,7 @@ class ScriptedTable:
             self._mistake(game, move)
         else:
             self._perform(game, move)
-        self.actions.append(Action(self.profile.timing.settle_s + 0.2, lambda: None, "wait for the table"))
+        self._act(self.profile.timing.settle_s + 0.2, lambda: None, "wait for the table")
 
     def _choose(self) -> None:
         flow = self.flow
@@ -306,21 +276,6 @@ class ScriptedTable:
             self.board.lift(cell, have - n)
         else:
             self.board.place(cell, n - have)
-
-    def _press(self, button: str, pause: float) -> None:
-        spec = self.profile.buttons[button]
-        if spec.pin is not None:
-            pin = spec.pin
-            self._act(PRESS_S, lambda: self.board.press_pin(pin), f"press {button}")
-            self._act(pause, lambda: self.board.release_pin(pin), f"release {button}")
-        else:
-            assert spec.cell is not None
-            cell = spec.cell
-            self._act(PRESS_S, lambda: self.board.pressed.add(cell), f"press {button}")
-            self._act(pause, lambda: self.board.pressed.discard(cell), f"release {button}")
-
-    def _act(self, delay: float, do: Callable[[], None], note: str) -> None:
-        self.actions.append(Action(delay, do, note))
 
     def _cell(self, pos: int | str) -> Cell:
         name = pos if isinstance(pos, str) and ":" in pos else f"pos:{pos}"

@@ -10,9 +10,7 @@ and say so) and tap the wrong formation button before correcting it with BACK.
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -20,19 +18,13 @@ from engines.bots.match import Bot
 from engines.scipio import FORMATIONS, Order, State, location
 from engines.scipio.rules import field_formations
 from hw_config import Profile
+from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
-PRESS_S = 0.08
 LOOK_S = 0.4  # reading the screen before the next press
 
 
-@dataclass
-class Action:
-    delay: float
-    do: Callable[[], None]
-
-
-class ScriptedScipioTable:
+class ScriptedScipioTable(Hands):
     """Both armies; registered on the event loop as a source that acts and never emits events.
 
     ``flow`` is the controller's ScipioFlow, read as a screen would be: phase, entry values and cursor,
@@ -41,37 +33,20 @@ class ScriptedScipioTable:
 
     def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
                  rng: random.Random, mistakes: float = 0.0) -> None:
-        self.board = board
-        self.profile = profile
+        super().__init__(board, profile)
         self.flow = flow
         self.bots = bots
         self.rng = rng
         self.mistakes = mistakes
         self.cells = profile.locations
-        self.actions: deque[Action] = deque()
-        self.busy_until = 0.0
         self._decided: dict[tuple[int, str], Order] = {}
         self._slipped: set[tuple[int, str]] = set()
         self.mistakes_made = 0
         self.knocked = 0  # formations knocked over by accident (the table must stop for each)
 
-    def poll(self, now: float) -> list[object]:
-        if now < self.busy_until:
-            return []
-        if self.actions:
-            action = self.actions.popleft()
-            action.do()
-            self.busy_until = now + action.delay
-            return []
-        self._look()
-        return []
-
-    def idle(self) -> bool:
-        return not self.actions
-
     # -- one look at the table ------------------------------------------------------------------------
 
-    def _look(self) -> None:
+    def _decide(self, now: float) -> None:
         flow = self.flow
         game: State = flow.game
         phase = flow.phase.value
@@ -80,7 +55,7 @@ class ScriptedScipioTable:
         if self._tidy(game):
             return
         if phase in ("board", "reveal"):
-            self._press("OK")
+            self._press("OK", LOOK_S)
             return
         player = game.current_player
         if phase == "mismatch" or player is None or player not in self.bots:
@@ -112,23 +87,23 @@ class ScriptedScipioTable:
             wanted = list(move.nums)
             have = list(flow.values)
             if have != wanted[:len(have)]:
-                self._press("BACK")
+                self._press("BACK", LOOK_S)
             elif len(have) < 3:
-                self._press(f"card:{army}:{wanted[len(have)]}")
+                self._press(f"card:{army}:{wanted[len(have)]}", LOOK_S)
             else:
-                self._press("OK")
+                self._press("OK", LOOK_S)
             return
         if not flow.hidden_open:
-            self._press("OK")  # the other army looks away
+            self._press("OK", LOOK_S)  # the other army looks away
             return
         i = flow.cursor
         have, want = flow.values[i], move.nums[i]
         if have == want:
-            self._press("OK")
+            self._press("OK", LOOK_S)
         elif game.step == "org":
-            self._press("NEXT" if want > have else "PREV")
+            self._press("NEXT" if want > have else "PREV", LOOK_S)
         else:
-            self._press("NEXT")
+            self._press("NEXT", LOOK_S)
 
     def _damage(self, game: State, move: Order) -> None:
         flow = self.flow
@@ -141,26 +116,26 @@ class ScriptedScipioTable:
             wrong = 1 if want[0] else 0
             if counts[wrong] + 1 < game.formation(move.army, pair[wrong]):
                 self.mistakes_made += 1
-                self._press(f"tap:{location(move.army, pair[wrong])}")
+                self._press(f"tap:{location(move.army, pair[wrong])}", LOOK_S)
                 return
         self._slipped.add(key)
         over = [k for k in (0, 1) if counts[k] > want[k]]
         under = [k for k in (0, 1) if counts[k] < want[k]]
         if over:
-            self._press("BACK")
+            self._press("BACK", LOOK_S)
         elif under:
-            self._press(f"tap:{location(move.army, pair[under[0]])}")
+            self._press(f"tap:{location(move.army, pair[under[0]])}", LOOK_S)
         else:
-            self._press("OK")
+            self._press("OK", LOOK_S)
 
     def _menu(self, move: Order) -> None:
         flow = self.flow
         target = list(flow.candidates).index(move)
         if flow.selected == target:
-            self._press("OK")
+            self._press("OK", LOOK_S)
         else:
             forward = (target - flow.selected) % len(flow.candidates)
-            self._press("NEXT" if forward <= len(flow.candidates) - forward else "PREV")
+            self._press("NEXT" if forward <= len(flow.candidates) - forward else "PREV", LOOK_S)
 
     # -- the tokens ----------------------------------------------------------------------------------------
 
@@ -205,18 +180,3 @@ class ScriptedScipioTable:
             self.mistakes_made += 1
             self._act(1.0, lambda: self.board.lift(cell, n))
         return bool(n)
-
-    def _press(self, button: str) -> None:
-        spec = self.profile.buttons[button]
-        if spec.pin is not None:
-            pin = spec.pin
-            self._act(PRESS_S, lambda: self.board.press_pin(pin))
-            self._act(LOOK_S, lambda: self.board.release_pin(pin))
-        else:
-            assert spec.cell is not None
-            cell = spec.cell
-            self._act(PRESS_S, lambda: self.board.pressed.add(cell))
-            self._act(LOOK_S, lambda: self.board.pressed.discard(cell))
-
-    def _act(self, delay: float, do: Callable[[], None]) -> None:
-        self.actions.append(Action(delay, do))
