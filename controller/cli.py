@@ -1,77 +1,135 @@
 """The ``boardkeeper`` command line.
 
 Every failure a user can cause (an unknown game, a bad profile, a broken journal, a bad option) ends in
-one clear line on stderr and exit code 2, never a traceback.
+one clear line on stderr and exit code 2, never a traceback. Subcommands import what they need when they
+run: ``boardkeeper --help`` must be instant on a Pi Zero, so nothing here loads an engine, PIL, pyserial
+or transitions at import time.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
 
-from controller import journal
-from controller.demo import run_demo
-from controller.dice import Dice
-from controller.flows import scipio_screens
-from controller.flows.hannibal import position_screen
-from controller.journal import JournalError
-from controller.screen import Screen
-from controller.table import ask_resume, attach_game, build_io, load_backend, profile_for
-from controller.terminal import run_terminal
-from engines.base import GameState
-from engines.hannibal import State
-from engines.registry import games, get_game
-from engines.scipio import State as ScipioState
+from engines.registry import BOT_KINDS, GameInfo, games, get_game
 from hw_config import ConfigError
 
-BOTS = ("random", "heuristic", "mcts")
+log = logging.getLogger("boardkeeper")
 
 
 class UsageError(Exception):
     """A problem with what the user asked for: printed as one line, exit 2."""
 
 
+class StopRequested(Exception):
+    """SIGTERM (``systemctl stop``) or SIGINT (Ctrl-C): close the journal, say "Stopped", exit 0."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on stderr, like every other user error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("boardkeeper")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardkeeper", description="Game master for a sensor-equipped board.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="a whole bot-vs-bot game on the simulated board, headless")
-    demo.add_argument("game", choices=[g.name for g in games()])
+    parser = _Parser(prog="boardkeeper", description="Game master for a sensor-equipped board.")
+    parser.add_argument("--version", action="version", version=f"boardkeeper {version()}")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="what reaches the log (journald when run as the service); default INFO")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("games", help="the games this table plays: players, what it senses, profiles")
+    demo = sub.add_parser("demo", help="a whole bot game on the simulated board, headless")
+    demo.add_argument("game")
     demo.add_argument("--seed", type=int, default=1, help="seeds the dice and the bots (default 1)")
     demo.add_argument("--journal", type=Path, help="journal file; an unfinished one is resumed (default: temporary)")
     demo.add_argument("--frames", type=Path, help="save every display frame as PNG in this folder")
-    demo.add_argument("--yellow", choices=BOTS, default="heuristic", help="bot for the first seat (yellow, Rome)")
-    demo.add_argument("--blue", choices=BOTS, default="heuristic", help="bot for the second seat (blue, Carthage)")
+    demo.add_argument("--seat", action="append", default=[], metavar="NAME=BOT",
+                      help=f"the bot in a seat ({', '.join(BOT_KINDS)}; default heuristic); repeatable")
+    demo.add_argument("--players", type=int, help="number of seats, where the game allows a range")
+    demo.add_argument("--profile", help="simulated board profile (default: GAME-sim)")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
     demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
                       help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
     demo.add_argument("--line-noise", type=float, default=0.0,
                       help="--backend bridge: share of bytes corrupted on the serial line (0..0.5)")
-    play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
-    play.add_argument("game", choices=[g.name for g in games()])
-    play.add_argument("--profile", help="board profile (default: the game's, e.g. hannibal)")
+    play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
+    play.add_argument("game")
+    play.add_argument("--profile", help="board profile (default: GAME, or GAME-sim with --sim)")
     play.add_argument("--journal", type=Path, help="journal file (default: in the state directory); "
                       "an unfinished one is resumed")
-    play.add_argument("--sim", action="store_true", help="the simulated table at the terminal, against a bot")
-    play.add_argument("--as", dest="human", choices=("yellow", "blue"), default="yellow", help="your seat (--sim)")
-    play.add_argument("--seed", type=int, help="seed the dice and bot (--sim only; default: random)")
+    play.add_argument("--sim", action="store_true", help="the simulated table at the terminal, against bots")
+    play.add_argument("--as", dest="human", help="your seat (--sim; default: the first)")
+    play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
+    play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
     check.add_argument("profile", help="a profile name (hannibal, hannibal-sim) or a path to a .toml file")
+    check.add_argument("--wiring", action="store_true", help="print the wiring table: GPIO and header pin of each line")
+    test = sub.add_parser("selftest", help="touch every cell and button: each is named as it closes; "
+                          "a report of cells never seen, chattering or closed at start")
+    test.add_argument("profile")
+    test.add_argument("--seconds", type=float, help="end after this long (default: when BACK is held)")
+    test.add_argument("--script", action="store_true", help="simulated profiles: scripted hands touch everything once")
+    test.add_argument("--chatter", type=float, default=5.0, help="changes per second that count as chatter (default 5)")
     return parser
 
 
-def check_config(profile: str) -> int:
+def game_info(name: str) -> GameInfo:
+    try:
+        return get_game(name)
+    except KeyError as e:
+        raise UsageError(str(e.args[0])) from None
+
+
+def list_games() -> int:
+    for info in games():
+        seats = (f"{info.min_players}-{info.max_players} players" if info.min_players != info.max_players
+                 else " vs ".join(info.players))
+        bots = ", ".join(info.bots) if info.bots else "none (people only)"
+        print(f"{info.name:11s} {info.title}\n{'':12s}players: {seats}; senses: {', '.join(info.sensing)}; "
+              f"bots: {bots}\n{'':12s}profiles: {', '.join(info.profiles) or '-'}")
+    return 0
+
+
+def profile_for(name: str) -> Any:
+    from controller.table import profile_for as load
+
+    return load(name)
+
+
+def check_config(profile: str, wiring: bool) -> int:
+    from controller.table import known_profiles
+
     try:
         p = profile_for(profile)
     except ConfigError as e:
-        for problem in e.problems:
+        for problem in e.problems[:20]:
             print(f"error: {problem}", file=sys.stderr)
+        more = len(e.problems) - 20
+        if more > 0:
+            print(f"... and {more} more", file=sys.stderr)
+        if any(pr.key == "-" and "no such file" in pr.message for pr in e.problems):
+            print(f"known profiles: {', '.join(known_profiles())}", file=sys.stderr)
         print(f"{len(e.problems)} problem(s); nothing started", file=sys.stderr)
         return 2
     buttons = ", ".join(f"{b.name}=GPIO{b.pin}" if b.pin is not None else f"{b.name}=cell{list(b.cell or ())}"
@@ -80,10 +138,34 @@ def check_config(profile: str) -> int:
           f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
           f"display {p.display.driver} {p.display.width}x{p.display.height}"
           + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else ""))
+    if wiring:
+        from controller.wiring import wiring_table
+
+        print("\n".join(wiring_table(p)))
     return 0
 
 
+def _bots(info: GameInfo, seats: tuple[str, ...], given: list[str]) -> dict[str, str]:
+    out = dict.fromkeys(seats, "heuristic")
+    for item in given:
+        name, sep, bot = item.partition("=")
+        if not sep or name not in seats:
+            raise UsageError(f"--seat {item}: expected NAME=BOT with NAME one of {', '.join(seats)}")
+        if bot not in info.bots:
+            raise UsageError(f"--seat {item}: {info.name} bots are {', '.join(info.bots) or 'none'}")
+        out[name] = bot
+    return out
+
+
 def demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from controller.demo import DemoTooLongError, run_demo
+    from controller.screen import Screen
+
+    info = game_info(args.game)
+    if not info.bots:
+        raise UsageError(f"{info.name} has no bots, so no bot demo: play it with 'boardkeeper play {info.name}'")
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
     if not 0.0 <= args.line_noise <= 0.5:
@@ -91,8 +173,15 @@ def demo(args: argparse.Namespace) -> int:
     if args.line_noise and args.backend != "bridge":
         raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
     bridge = args.backend == "bridge"
-    if bridge and args.game != "hannibal":
-        raise UsageError(f"--backend bridge: no bridge profile for {args.game} yet (hannibal has one)")
+    profile = args.profile or (f"{info.name}-bridge-sim" if bridge else f"{info.name}-sim")
+    if bridge and profile not in info.profiles and args.profile is None:
+        raise UsageError(f"--backend bridge: no bridge profile for {info.name} yet")
+    try:
+        seats = info.seats(args.players)
+        options = info.options(sim=True, players=args.players)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    bots = _bots(info, seats, args.seat)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 
@@ -100,14 +189,15 @@ def demo(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(screen.text(), end="\n\n")
 
-        first, second = get_game(args.game).players
-        result = run_demo(args.seed, path, game=args.game, frames=args.frames,
-                          seats={first: args.yellow, second: args.blue}, mistakes=args.mistakes, echo=echo,
-                          profile=f"{args.game}-bridge-sim" if bridge else f"{args.game}-sim",
-                          line_noise=args.line_noise if bridge else None)
-        flow = result.table.flow
-        print(f"winner: {flow.game.winner}  journal lines: {result.table.journal.seq}  "
-              f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {result.table.display.frames}"
+        try:
+            result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
+                              mistakes=args.mistakes, echo=echo, profile=profile, options=options,
+                              line_noise=args.line_noise if bridge else None)
+        except DemoTooLongError as e:
+            raise UsageError(str(e)) from None
+        table = result.table
+        print(f"winner: {result.outcome}  journal lines: {table.journal.seq}  "
+              f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {table.display.frames}"
               + (f"  journal: {args.journal}" if args.journal else ""))
     return 0
 
@@ -122,73 +212,131 @@ def state_dir() -> Path:
 
 
 def play(args: argparse.Namespace) -> int:
-    path = args.journal or state_dir() / f"{args.game}.jsonl"
+    info = game_info(args.game)
+    path = args.journal or state_dir() / f"{info.name}.jsonl"
+    try:
+        seats = info.seats(args.players)
+        options = info.options(sim=args.sim, players=args.players)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if args.sim:
-        return run_terminal(path, human=args.human, seed=args.seed)
+        from controller.terminal import run_terminal
+
+        if not info.bots:
+            raise UsageError(f"{info.name} has no bots to play against at the terminal")
+        human = args.human or seats[0]
+        if human not in seats:
+            raise UsageError(f"--as {human}: the seats are {', '.join(seats)}")
+        sim = profile_for(args.profile or f"{info.name}-sim")
+        if sim.game != info.name:
+            raise UsageError(f"profile {sim.path} is for {sim.game}, not {info.name}")
+        if sim.backend not in ("sim", "sim-bridge"):
+            raise UsageError(f"profile {sim.path} is a real board; --sim needs a simulated one ({info.name}-sim)")
+        return run_terminal(path, profile=sim, human=human, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
-    profile = profile_for(args.profile or args.game)
-    if profile.game != args.game:
-        raise UsageError(f"profile {profile.path} is for {profile.game}, not {args.game}")
+    if args.human is not None:
+        raise UsageError("--as is for --sim only: at the real table everyone plays")
+    from controller.dice import Dice
+    from controller.table import ask_resume, attach_game, build_io, load_backend, stop_table
+
+    profile = profile_for(args.profile or info.name)
+    if profile.game != info.name:
+        raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
     if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
     try:
         hardware = load_backend(profile)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
+    log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
-    ask_resume(io, path)
-    table = attach_game(io, path, Dice())
+    resumed = ask_resume(io, path)
+    table = attach_game(io, path, Dice(), options=options)
+    log.info("game %s", "resumed" if resumed else "started")
     table.flow.start()
     try:
         table.loop.run(until=table.finished)
-    except KeyboardInterrupt:
-        print(f"stopped; the game is safe in {path} and resumes on the next start", file=sys.stderr)
+    except StopRequested as e:
+        stop_table(table)
+        log.info("stopped by %s; the game is safe in %s", e, path)
+        return 0
+    log.info("game over: %s", table.outcome())
+    table.journal.close()
     return 0
 
 
 def replay_journal(path: Path) -> int:
+    from controller import journal
+    from controller.table import position_screen
+
     contents = journal.read(path)
     states = journal.replay(contents, path)
     header = contents.header
     print(f"{path}: {header['game']}, started {header.get('started', '?')}, seed {header.get('seed', '-')}"
           + ("  (torn last line ignored)" if contents.torn else ""))
-    print(position_screen_for(states[0]).text(), end="\n\n")
+    print(position_screen(states[0]).text(), end="\n\n")
     for entry, state in zip(contents.entries, states[1:], strict=True):
         print(f"{entry.seq:4d}  {entry.player:6s}  {entry.move}")
-        print(position_screen_for(state).text(), end="\n\n")
-    print("finished: " + (f"{states[-1].winner} won" if contents.finished else "no (resumable)"))
+        print(position_screen(state).text(), end="\n\n")
+    final = states[-1]
+    print("finished: " + (f"{final.winner or 'nobody'} won" if contents.finished else "no (resumable)"))
     return 0
 
 
-def position_screen_for(state: GameState) -> Screen:
-    if isinstance(state, State):
-        return position_screen(state)
-    if isinstance(state, ScipioState):
-        return scipio_screens.position_screen(state)
-    raise UsageError(f"replay does not know how to show {state.game} yet")
+def selftest(args: argparse.Namespace) -> int:
+    from controller.selftest import run_selftest
+
+    if args.seconds is not None and args.seconds <= 0:
+        raise UsageError(f"--seconds must be positive, got {args.seconds}")
+    return run_selftest(profile_for(args.profile), seconds=args.seconds, script=args.script,
+                        chatter_hz=args.chatter)
+
+
+def _configure_logging(level: str) -> None:
+    """One line per event; under systemd (JOURNAL_STREAM set) journald stamps the time itself."""
+    fmt = "%(levelname)s %(message)s" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s %(levelname)s %(message)s"
+    logging.basicConfig(level=getattr(logging, level), format=fmt, stream=sys.stderr)
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise StopRequested(signal.Signals(signum).name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    _configure_logging(args.log_level)
+    from controller.journal import JournalError
+
+    old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
+        if args.command == "games":
+            return list_games()
         if args.command == "demo":
             return demo(args)
         if args.command == "check-config":
-            return check_config(args.profile)
+            return check_config(args.profile, args.wiring)
         if args.command == "play":
             return play(args)
         if args.command == "replay":
             return replay_journal(args.journal)
+        if args.command == "selftest":
+            return selftest(args)
+    except StopRequested as e:  # outside a running table (a demo, a replay): nothing to save beyond the journal
+        print(f"stopped by {e}", file=sys.stderr)
+        return 0
     except (UsageError, JournalError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head: not an error of ours; keep the exit quiet too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:  # a path the user gave that cannot be used (a file for --frames, a full disk)
         print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # output piped into head: not an error of ours
-        sys.stderr.close()
-        return 0
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
     return 2
 
 

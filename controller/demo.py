@@ -25,8 +25,12 @@ class DemoTooLongError(RuntimeError):
 @dataclass
 class DemoResult:
     table: Table
-    players: Any  # sim_hardware.players.ScriptedTable
+    players: Any  # the game's scripted players (sim_hardware)
     sim_seconds: float
+
+    @property
+    def outcome(self) -> str:
+        return self.table.outcome()
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
@@ -38,13 +42,16 @@ def make_bot(kind: str, rng: random.Random) -> Bot:
 
 
 def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path | None = None,
-             profile: str | None = None,
+             profile: str | None = None, options: dict[str, Any] | None = None,
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
              max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None) -> DemoResult:
-    """Play (or resume) the game in ``journal`` to its end on the simulated table. ``line_noise`` is for
-    a profile whose board is read over serial (``sim-bridge``): the share of bytes corrupted on the line."""
+    """Play (or resume) the game in ``journal`` to its end on the simulated table. ``options`` are the new
+    game's (default: the registry's demo options); ``seats`` maps each seat to a bot kind (default: every
+    seat heuristic). ``line_noise`` is for a profile whose board is read over serial (``sim-bridge``): the
+    share of bytes corrupted on the line."""
     prof = profile_for(profile or f"{game}-sim")
+    info = get_game(prof.game)
     hardware = load_backend(prof, frames_dir=frames, seed=seed,
                             **({} if line_noise is None else {"line_noise": line_noise}))
     clock = hardware.clock
@@ -54,8 +61,8 @@ def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path |
             echo(screen)
 
     table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
-                        seed=seed, echo=stamped)
-    kinds = dict(seats or {p: "heuristic" for p in get_game(prof.game).players})
+                        seed=seed, echo=stamped, options=info.options(sim=True) if options is None else options)
+    kinds = dict(seats or dict.fromkeys(table.flow.game.players, "heuristic"))
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
     players = scripted_players(prof.game)(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
     table.loop.add_source(players.poll)

@@ -20,8 +20,7 @@ from controller.buttons import ButtonTracker, GpioButtons
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, Event, Press
-from controller.flows.hannibal import HannibalFlow
-from controller.flows.scipio import CARD, ScipioFlow
+from controller.flows import Flow, FlowContext
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
 from controller.loop import EventLoop
@@ -29,9 +28,7 @@ from controller.scanner import MatrixScanner, busy_wait
 from controller.screen import Screen
 from controller.sdnotify import Notifier
 from engines.base import GameState
-from engines.hannibal import State
-from engines.registry import get_game
-from engines.scipio import State as ScipioState
+from engines.registry import get_game, load_ref
 from hw_config import Needs, Profile, load_profile
 
 log = logging.getLogger("boardkeeper")
@@ -55,14 +52,12 @@ def load_backend(profile: Profile, **options: Any) -> Any:
     return module.create(profile, **options)
 
 
-PLAYERS = {"hannibal": "sim_hardware.players:ScriptedTable",
-           "scipio": "sim_hardware.scipio_players:ScriptedScipioTable"}
-
-
-def scripted_players(game: str = "hannibal") -> Any:
+def scripted_players(game: str) -> Any:
     """The scripted people of the simulated table for ``game``, loaded by name like the backend they act on."""
-    module, _, name = PLAYERS[game].partition(":")
-    return getattr(importlib.import_module(module), name)
+    info = get_game(game)
+    if info.scripted is None:
+        raise JournalError(f"{game} has no scripted players for the simulated table")
+    return load_ref(info.scripted)
 
 
 @dataclass
@@ -72,12 +67,53 @@ class Table:
     loop: EventLoop
     inputs: Inputs
     display: Display
-    flow: HannibalFlow | ScipioFlow
+    flow: Flow
     journal: Journal
     resumed: bool
 
     def finished(self) -> bool:
-        return self.flow.game.is_over()
+        return bool(self.flow.game.is_over())
+
+    def outcome(self) -> str:
+        return outcome(self.flow.game)
+
+
+def outcome(state: GameState) -> str:
+    """Who won, for people and logs: the seats with the best result (several on a shared win), or a draw."""
+    if not state.is_over():
+        return "nobody yet"
+    returns = state.returns()
+    best = max(returns.values())
+    top = [p for p in state.players if returns.get(p) == best]
+    return "draw" if len(top) == len(state.players) and len(top) > 1 else " and ".join(top)
+
+
+def position_screen(state: GameState) -> Screen:
+    """The game's own pure screen for a position, as ``replay`` and the terminal show it."""
+    ref = get_game(state.game).screen
+    if ref is None:
+        return Screen(state.game, (f"{len(state.legal_moves())} legal moves",))
+    screen: Screen = load_ref(ref)(state)
+    return screen
+
+
+def known_profiles() -> list[str]:
+    """The profiles shipped with the package, for a user who named one that does not exist."""
+    folder = Path(importlib.import_module("hw_config").__file__ or ".").parent / "profiles"
+    return sorted(p.stem for p in folder.glob("*.toml"))
+
+
+def stop_table(table: Table) -> None:
+    """``systemctl stop`` or Ctrl-C: the journal is closed (every line already fsynced), the OLED says the
+    game is safe and keeps saying it after the process is gone (luma must not blank it on exit)."""
+    table.journal.close()
+    table.display.overlay(Screen("Stopped", ("the game is saved", "it resumes on the", "next start")))
+    device = table.display.device
+    if hasattr(device, "persist"):
+        device.persist = True
+    cleanup = getattr(device, "cleanup", None)
+    if callable(cleanup):
+        cleanup()
 
 
 @dataclass
@@ -89,7 +125,8 @@ class Opened:
 
 
 def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | None) -> Opened:
-    """Resume an unfinished journal at ``path`` (replayed and checked), or start a new one there."""
+    """Resume an unfinished journal at ``path`` (replayed and checked), or start a new one there.
+    ``options`` are the new game's; a resumed game keeps those of its header."""
     if path.exists() and path.stat().st_size > 0:
         contents = read(path)
         if contents.header["game"] != game:
@@ -105,11 +142,11 @@ def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | Non
 
 
 def _undoable(states: list[GameState], contents: Any) -> list[tuple[GameState, str]]:
-    """Position before, and notation of, each step since the last roll: what BACK may still take back
-    after a resume."""
+    """Position before, and notation of, each step since the last chance outcome: what BACK may still
+    take back after a resume. The engine says what is chance; the notation is never parsed."""
     out: list[tuple[GameState, str]] = []
     for before, entry in zip(states, contents.entries, strict=False):
-        if entry.move.startswith("R"):  # a roll: earlier steps can no longer be taken back
+        if before.is_chance():  # a roll, a spin, a draw: earlier steps can no longer be taken back
             out = []
         elif entry.move != "undo":
             out.append((before, entry.move))
@@ -160,7 +197,8 @@ def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | N
 
 
 def saved_game(path: Path) -> str | None:
-    """What to ask about the journal at ``path``: None (nothing to resume), "unfinished" or "damaged"."""
+    """What to do with the journal at ``path``: None (nothing there), "unfinished" (ask), "damaged" (say so
+    and keep it aside) or "finished" (keep it aside and start anew)."""
     if not path.exists() or path.stat().st_size == 0:
         return None
     try:
@@ -169,7 +207,16 @@ def saved_game(path: Path) -> str | None:
     except JournalError as e:
         log.error("%s", e)
         return "damaged"
-    return None if contents.finished else "unfinished"
+    return "finished" if contents.finished else "unfinished"
+
+
+def set_aside(path: Path, kind: str) -> Path:
+    """Keep an old journal beside the new game's, renamed with the time and why: nothing is ever lost."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    aside = path.with_name(f"{path.stem}-{stamp}.{kind}{path.suffix}")
+    path.rename(aside)
+    log.warning("saved game (%s) moved aside to %s; starting a new game", kind, aside)
+    return aside
 
 
 def ask_resume(io: TableIO, path: Path) -> bool:
@@ -177,6 +224,9 @@ def ask_resume(io: TableIO, path: Path) -> bool:
     journal beside it, renamed, so nothing is ever lost. Returns True to resume."""
     kind = saved_game(path)
     if kind is None:
+        return False
+    if kind == "finished":  # the last game ended: keep it, and the table is ready for the next
+        set_aside(path, kind)
         return False
     if kind == "damaged":
         screen = Screen("Saved game damaged", ("see the log", "BACK = new game"), footer="old file is kept")
@@ -195,38 +245,30 @@ def ask_resume(io: TableIO, path: Path) -> bool:
     io.display.show(screen)
     io.loop.run(until=lambda: bool(answer))
     if not answer[0]:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        aside = path.with_name(f"{path.stem}-{stamp}.{kind}{path.suffix}")
-        path.rename(aside)
-        log.warning("saved game moved aside to %s; starting a new game", aside)
+        set_aside(path, kind)
     return answer[0]
 
 
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
-                seed: int | None = None, echo: Callable[[Screen], None] | None = None) -> Table:
-    return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed)
+                seed: int | None = None, echo: Callable[[Screen], None] | None = None,
+                options: dict[str, Any] | None = None) -> Table:
+    return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed, options=options)
 
 
-def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None) -> Table:
-    """Open (or resume) the journal and put the game's flow on the table."""
+def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None,
+                options: dict[str, Any] | None = None) -> Table:
+    """Open (or resume) the journal and put the game's flow, made by its registry entry, on the table."""
     profile, loop, display = io.profile, io.loop, io.display
-    timing = profile.timing
-    opened = open_journal(journal_path, profile.game, {}, seed)
-    flow: HannibalFlow | ScipioFlow
+    info = get_game(profile.game)
+    if info.flow is None:
+        raise JournalError(f"{journal_path}: the table has no flow for {info.name}")
+    opened = open_journal(journal_path, profile.game, dict(options or {}), seed)
 
     def warn(message: str) -> None:
         log.warning("%s", message)
 
-    if isinstance(opened.game, ScipioState):
-        pads = any(name.startswith(CARD) for name in profile.buttons)
-        flow = ScipioFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice, pads=pads,
-                          on_fault=warn)
-    elif isinstance(opened.game, State):
-        history = [(s, move) for s, move in opened.history if isinstance(s, State)]
-        flow = HannibalFlow(game=opened.game, journal=opened.journal, display=display, loop=loop, dice=dice,
-                            settle_s=timing.settle_s, grace_s=timing.grace_s, history=history, on_fault=warn)
-    else:
-        raise JournalError(f"{journal_path}: the table has no flow for {opened.game.game}")
+    flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,
+                                                  opened.history, warn))
     loop.set_handler(flow.handle)
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:

@@ -1,7 +1,9 @@
-"""``boardkeeper play GAME --sim``: a game on the simulated table typed at a terminal, against a bot.
+"""``boardkeeper play GAME --sim``: a game on the simulated table typed at a terminal, against bots.
 
-You are the person at the table: you lift and place magnets and press buttons by typing; the bot plays
-the other seat physically, as in the demo; the screen is printed whenever it changes.
+You are the person at the table: you lift and place pieces and press buttons by typing; bots play the
+other seats physically, as in the demo; the screen is printed whenever it changes. Locations are typed
+as the screen names them (``17``, ``yellow.0``) or in full (``pos:17``); any button of the profile is a
+command by its own name (``roll``, ``ok``, ``tap:rome:yellow.0``). Every mistake is one line.
 """
 
 from __future__ import annotations
@@ -10,105 +12,218 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.dice import Dice
-from controller.flows.hannibal import HannibalFlow
 from controller.screen import Screen
-from controller.table import build_table, load_backend, profile_for, scripted_players
+from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside
 from engines.bots import HeuristicBot
 
-HELP = """commands (positions are 0..48):
-  lift P [N]      take N pieces (default 1) off position P
-  place P [N]     put N pieces on position P
-  move P Q [N]    lift from P, then place on Q
-  roll | ok | next | prev | back    press that button
-  fix             do what the screen's fix-up list says (e.g. set up the board)
-  wait [S]        let S seconds pass (default 1)
-  help | quit"""
+HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
+  lift LOC [N]     take N pieces (default 1) off LOC
+  place LOC [N]    put N pieces on LOC
+  move LOC LOC [N] lift from the first, then place on the second
+  {buttons}    press that button
+  fix              do what the screen's fix-up list says (e.g. set up the board)
+  wait [S]         let S seconds pass (default 1)
+  help | quit      quit keeps the game: it resumes on the next start"""
+
+PROMPT = "> "
 
 
-def run_terminal(journal: Path, *, human: str = "yellow", seed: int | None = None, stdin: TextIO = sys.stdin,
-                 out: Callable[[str], None] = print) -> int:
-    prof = profile_for("hannibal-sim")
+class Mistake(ValueError):
+    """Something typed that cannot be done: said in one line, and the game goes on."""
+
+
+class Terminal:
+    """One person's hands and eyes at the simulated table."""
+
+    def __init__(self, table: Any, hardware: Any, profile: Any, players: Any, bots: dict[str, Any],
+                 out: Callable[[str], None]) -> None:
+        self.table = table
+        self.hw = hardware
+        self.profile = profile
+        self.players = players
+        self.bots = bots
+        self.out = out
+        self.locations: dict[str, tuple[int, int]] = dict(profile.locations)
+        labels: dict[str, list[str]] = {}
+        for name in self.locations:
+            labels.setdefault(name.rpartition(":")[2], []).append(name)
+        self.labels = {short: names[0] for short, names in labels.items() if len(names) == 1}
+        self.buttons = {name.lower(): name for name in profile.buttons}
+
+    def help(self) -> str:
+        example = ", ".join(list(self.labels)[:2] or list(self.locations)[:2])
+        buttons = " | ".join(sorted(b for b in self.buttons if ":" not in b))
+        return HELP.format(example=example, buttons=buttons)
+
+    def run(self, seconds: float) -> None:
+        hz = self.profile.timing.scan_hz
+        for _ in range(max(1, round(seconds * hz))):
+            self.table.loop.tick()
+            self.hw.clock.advance(1.0 / hz)
+
+    def cell(self, text: str) -> tuple[int, int]:
+        name = self.labels.get(text, text)
+        if name not in self.locations:
+            raise Mistake(f"no location {text!r} on this board")
+        return self.locations[name]
+
+    @staticmethod
+    def count(words: list[str], at: int) -> int:
+        if len(words) <= at:
+            return 1
+        try:
+            n = int(words[at])
+        except ValueError:
+            raise Mistake(f"{words[at]!r} is not a number of pieces") from None
+        if n < 1:
+            raise Mistake(f"the number of pieces must be 1 or more, not {n}")
+        return n
+
+    def lift(self, text: str, n: int) -> None:
+        cell = self.cell(text)
+        have = self.hw.board.count(cell)
+        if have < n:
+            raise Mistake(f"cannot lift {n} from {text}: {have or 'nothing'} there")
+        self.hw.board.lift(cell, n)
+
+    def do(self, words: list[str]) -> None:
+        verb, args = words[0].lower(), words[1:]
+        if verb in ("lift", "place"):
+            if not args:
+                raise Mistake(f"{verb} where? e.g. '{verb} {next(iter(self.labels), 'LOC')}'")
+            n = self.count(args, 1)
+            if verb == "lift":
+                self.lift(args[0], n)
+            else:
+                self.hw.board.place(self.cell(args[0]), n)
+            self.run(0.5)
+        elif verb == "move":
+            if len(args) < 2:
+                raise Mistake("move from where to where? e.g. 'move A B'")
+            n = self.count(args, 2)
+            target = self.cell(args[1])
+            self.lift(args[0], n)
+            self.run(0.5)
+            self.hw.board.place(target, n)
+            self.run(0.5)
+        elif verb in self.buttons:
+            button = self.profile.buttons[self.buttons[verb]]
+            self.press(button)
+        elif verb == "fix":
+            self.fix()
+        elif verb == "wait":
+            try:
+                self.run(float(args[0]) if args else 1.0)
+            except ValueError:
+                raise Mistake(f"wait how long? {args[0]!r} is not a number of seconds") from None
+        else:
+            raise Mistake(f"unknown command {verb!r}; type help")
+
+    def press(self, button: Any) -> None:
+        board = self.hw.board
+        if button.pin is not None:
+            board.press_pin(button.pin)
+            self.run(0.1)
+            board.release_pin(button.pin)
+        else:
+            board.place(button.cell, 1)
+            self.run(0.1)
+            board.lift(button.cell, 1)
+        self.run(0.5)
+
+    def fix(self) -> None:
+        """The screen's fix-up list, done by hand: ``lift 17``, ``put 2 on 12`` (a colour may be named)."""
+        fixups = self.table.flow.fixups
+        if not fixups:
+            raise Mistake("nothing to fix: the board matches")
+        for instruction in fixups:
+            words = instruction.split()
+            target = self.cell(words[-1])
+            have = self.hw.board.count(target)
+            if words[0] == "lift":
+                self.hw.board.lift(target, have)
+            elif words[0] == "put":
+                self.hw.board.place(target, max(0, int(words[1]) - have))
+        self.run(0.5)
+
+    def let_bots_play(self) -> None:
+        """Run the table while the bots have something to do; stop when it is a person's turn, a fix-up is
+        asked, or nothing has happened for two seconds with no bot to move."""
+        flow = self.table.flow
+        quiet = 0
+        for _ in range(900):
+            if self.table.finished() or flow.fixups:
+                return
+            seq = flow.seq
+            self.run(1.0)
+            bot_turn = flow.game.current_player in self.bots
+            quiet = 0 if flow.seq != seq or bot_turn or not self.players.idle() else quiet + 1
+            if quiet >= 2:
+                return
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, ...], seed: int | None = None,
+                 options: dict[str, Any] | None = None, stdin: TextIO = sys.stdin,
+                 write: Callable[[str], None] = _write) -> int:
+    """Play ``profile``'s game (a simulated profile) in ``human``'s seat, the other ``seats`` by bots."""
+    game = profile.game
+
+    def out(text: str) -> None:
+        write(text + "\n")
+
+    if saved_game(journal) == "finished":
+        aside = set_aside(journal, "finished")
+        out(f"the game in {journal} is over; kept as {aside.name}, starting a new one")
+    prof = profile
     hw = load_backend(prof, seed=seed or 0)
     rng = random.Random(seed)
 
     def show(screen: Screen) -> None:
         out("\n" + screen.text())
 
-    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show)
-    flow = table.flow
-    assert isinstance(flow, HannibalFlow), "the terminal game plays Hannibal"
-    bot_seat = "blue" if human == "yellow" else "yellow"
-    bots = {bot_seat: HeuristicBot(random.Random(seed))}
-    players = scripted_players("hannibal")(hw.board, prof, table.flow, bots, rng)
+    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show,
+                        options=options)
+    bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat != human}
+    players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
     table.loop.add_source(players.poll)
-    cells = prof.locations
-
-    def run(seconds: float) -> None:
-        for _ in range(max(1, round(seconds * prof.timing.scan_hz))):
-            table.loop.tick()
-            hw.clock.advance(1.0 / prof.timing.scan_hz)
-
-    def cell(text: str) -> tuple[int, int]:
-        key = f"pos:{int(text)}"
-        if key not in cells:
-            raise ValueError(f"no position {text}")
-        return cells[key]
-
+    term = Terminal(table, hw, prof, players, bots, out)
     table.flow.start()
-    run(0.5)
-    out(HELP)
-    for raw in stdin:
-        words = raw.split()
-        if not words:
-            continue
-        verb, args = words[0].lower(), words[1:]
-        try:
-            if verb == "quit":
+    term.run(0.5)
+    term.let_bots_play()
+    out(term.help())
+    try:
+        while not table.finished():
+            write(PROMPT)
+            raw = stdin.readline()
+            if not raw:
                 break
-            if verb == "help":
-                out(HELP)
-            elif verb in ("lift", "place"):
-                n = int(args[1]) if len(args) > 1 else 1
-                (hw.board.lift if verb == "lift" else hw.board.place)(cell(args[0]), n)
-                run(0.5)
-            elif verb == "move":
-                n = int(args[2]) if len(args) > 2 else 1
-                hw.board.lift(cell(args[0]), n)
-                run(0.5)
-                hw.board.place(cell(args[1]), n)
-                run(0.5)
-            elif verb in ("roll", "ok", "next", "prev", "back"):
-                pin = prof.buttons[verb.upper()].pin
-                assert pin is not None
-                hw.board.press_pin(pin)
-                run(0.1)
-                hw.board.release_pin(pin)
-                run(0.5)
-            elif verb == "fix":
-                for instruction in flow.fixups:
-                    action, *rest = instruction.split()
-                    target = cell(rest[-1])
-                    if action == "lift":
-                        hw.board.lift(target, hw.board.count(target))
-                    else:
-                        hw.board.place(target, max(0, int(rest[0]) - hw.board.count(target)))
-                run(0.5)
-            elif verb == "wait":
-                run(float(args[0]) if args else 1.0)
-            else:
-                out(f"unknown command {verb!r}; type help")
-            for _ in range(600):  # the bot's turn: let it play (it never fixes the board for you)
-                if flow.game.to_move != bot_seat or table.finished() or flow.fixups:
-                    break
-                run(1.0)
-        except (ValueError, IndexError) as e:
-            out(f"cannot do that: {e}")
-        if table.finished():
-            out(f"game over: {table.flow.game.winner} wins")
-            break
-    table.journal.close()
+            words = raw.split()
+            if not words:
+                continue
+            if words[0].lower() == "quit":
+                break
+            if words[0].lower() == "help":
+                out(term.help())
+                continue
+            try:
+                term.do(words)
+            except Mistake as e:
+                out(f"cannot do that: {e}")
+                continue
+            term.let_bots_play()
+            out(table.display.current.text() if table.display.current else "")
+    finally:
+        table.journal.close()
+    if table.finished():
+        out(f"game over: {table.outcome()}")
+    else:
+        out(f"game saved in {journal}; 'boardkeeper play {game} --sim --journal {journal}' resumes it")
     return 0
-

@@ -1,13 +1,16 @@
-"""The list of games with their static facts, so menus, the CLI and generic tests iterate over them.
+"""The list of games with their static facts: everything the table needs to host a game, by name.
 
-Engines are imported lazily: listing the games must not pay for importing every rules module.
+A game is a plugin (DESIGN.md): its entry names its engine, flow, position screen, scripted players,
+bots' hooks, seats and profiles as ``"module:attr"`` strings, loaded only when used. The CLI, the
+composition root, the terminal driver and the generic tests iterate over this list; none of them names
+a game. Listing the games must not pay for importing any rules module, PIL or the flows.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -16,15 +19,30 @@ from engines.base import GameState
 Evaluator = Callable[[Any, str], float]
 """``evaluate(state, player)``: higher is better for ``player``; zero-sum games return opposite values."""
 
+BOT_KINDS = ("random", "heuristic", "mcts")
+
+
+def load_ref(ref: str) -> Any:
+    """Resolve a ``"module:attr"`` reference; the module is imported only now."""
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
+
 
 @dataclass(frozen=True)
 class GameInfo:
     """Static facts about one game.
 
-    ``sensing`` names what the table must sense for this game ("matrix" for piece positions,
-    "buttons" for decision-only play); ``buttons`` are the ones its flow needs; ``hidden`` says whether
-    bots must determinize; ``evaluator`` and ``candidates`` name the bots' hooks ("module:function"):
-    the position evaluation, and a reduction of the legal moves where there are too many to search.
+    ``sensing`` names what the table must sense ("matrix" for piece positions, "buttons" for
+    decision-only play); ``buttons`` are the ones its flow needs; ``hidden`` says whether bots must
+    determinize; ``evaluator`` and ``candidates`` name the bots' hooks: the position evaluation, and a
+    reduction of the legal moves where there are too many to search. ``bots`` lists the bot kinds that
+    can take a seat (empty: people only). ``flow``, ``screen`` and ``scripted`` name the table's side:
+    the flow factory ``create(context)``, the pure position screen ``(state) -> Screen`` that ``replay``
+    and the terminal show, and the scripted people of the simulated table. ``profiles`` are the shipped
+    board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one). ``player_option`` is
+    the ``new_game`` keyword that sets the number of seats, for games between ``min_players`` and
+    ``max_players``; ``demo_options`` and ``table_options`` are ``new_game`` options of a bot demo and of
+    a real table.
     """
 
     name: str
@@ -39,6 +57,14 @@ class GameInfo:
     buttons: tuple[str, ...] = ()
     evaluator: str | None = None
     candidates: str | None = None
+    bots: tuple[str, ...] = BOT_KINDS
+    flow: str | None = None
+    screen: str | None = None
+    scripted: str | None = None
+    profiles: tuple[str, ...] = ()
+    player_option: str | None = None
+    demo_options: Mapping[str, Any] = field(default_factory=dict)
+    table_options: Mapping[str, Any] = field(default_factory=dict)
 
     def locations(self) -> frozenset[str]:
         """Every location name ``occupancy()`` can report: what a board layout must map to cells."""
@@ -49,16 +75,14 @@ class GameInfo:
         """The game's position evaluation for the heuristic and MCTS bots, if it has one."""
         if self.evaluator is None:
             return None
-        module, _, name = self.evaluator.partition(":")
-        fn: Evaluator = getattr(importlib.import_module(module), name)
+        fn: Evaluator = load_ref(self.evaluator)
         return fn
 
     def candidate_moves(self) -> Callable[[Any], Sequence[Any]] | None:
         """The game's reduction of the legal moves for bots to search, if it needs one (``None``: all)."""
         if self.candidates is None:
             return None
-        module, _, name = self.candidates.partition(":")
-        fn: Callable[[Any], Sequence[Any]] = getattr(importlib.import_module(module), name)
+        fn: Callable[[Any], Sequence[Any]] = load_ref(self.candidates)
         return fn
 
     def load(self) -> ModuleType:
@@ -67,6 +91,26 @@ class GameInfo:
     def new_game(self, **options: Any) -> GameState:
         factory: Callable[..., GameState] = self.load().new_game
         return factory(**options)
+
+    def seats(self, count: int | None = None) -> tuple[str, ...]:
+        """The seats of a game of ``count`` players (all of ``players`` for a fixed-size game)."""
+        if count is None:
+            count = self.max_players if self.player_option is None else min(4, self.max_players)
+        if not self.min_players <= count <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {count}")
+        return self.players[:count]
+
+    def options(self, *, sim: bool, players: int | None = None) -> dict[str, Any]:
+        """``new_game`` options for a table: a bot demo / terminal game (``sim``) or a real board."""
+        out = dict(self.demo_options if sim else self.table_options)
+        if players is not None:
+            if self.player_option is None:
+                if players != len(self.players):
+                    raise ValueError(f"{self.name} is for {len(self.players)} players, not {players}")
+            else:
+                self.seats(players)
+                out[self.player_option] = players
+        return out
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -103,6 +147,10 @@ register(
         module="engines.hannibal",
         buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.hannibal.heuristic:evaluate",
+        flow="controller.flows.hannibal:create",
+        screen="controller.flows.hannibal_screens:position_screen",
+        scripted="sim_hardware.players:ScriptedTable",
+        profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
     )
 )
 
@@ -119,9 +167,13 @@ register(
         sensing=("matrix", "buttons"),
         module="engines.scipio",
         # the formation buttons take tokens off; card pads ("card:rome:7") are optional
-        buttons=("OK", "NEXT", "PREV", "BACK", *(f"tap:{army}:{field}.{i}" for army in ("rome", "carthage")
-                                                 for field in ("yellow", "purple", "green") for i in (0, 1))),
+        buttons=("OK", "NEXT", "PREV", "BACK", *(f"tap:{army}:{side}.{i}" for army in ("rome", "carthage")
+                                                 for side in ("yellow", "purple", "green") for i in (0, 1))),
         evaluator="engines.scipio.heuristic:evaluate",
         candidates="engines.scipio.heuristic:candidates",
+        flow="controller.flows.scipio:create",
+        screen="controller.flows.scipio_screens:position_screen",
+        scripted="sim_hardware.scipio_players:ScriptedScipioTable",
+        profiles=("scipio", "scipio-sim"),
     )
 )

@@ -23,7 +23,8 @@ def test_bad_mistake_rate_is_refused(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_unknown_game_is_refused() -> None:
     result = _run("demo", "chess")
-    assert result.returncode == 2 and "invalid choice: 'chess'" in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith("error: unknown game 'chess' (known: hannibal")
+    assert result.stderr.count("\n") == 1
 
 
 def test_broken_journal_is_named_by_line(tmp_path: Path) -> None:
@@ -58,4 +59,4 @@ def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
                   stdin="fix\nroll\nok\nnonsense\nlift 99\nquit\n")
     assert result.returncode == 0, result.stderr
     assert "Yellow to move" in result.stdout and "unknown command 'nonsense'" in result.stdout
-    assert "cannot do that: no position 99" in result.stdout
+    assert "cannot do that: no location '99' on this board" in result.stdout

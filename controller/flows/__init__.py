@@ -1,1 +1,57 @@
-"""One flow per game: a transitions state machine turning sensed events into engine moves."""
+"""One flow per game: a transitions state machine turning sensed events into engine moves.
+
+A game's flow module offers ``create(context) -> Flow``, named in its registry entry; the composition
+root hands it a ``FlowContext`` and drives it only through the ``Flow`` protocol, so no generic module
+knows which game is on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from controller.dice import Dice
+from controller.display import Display
+from controller.events import Event
+from controller.journal import Journal
+from controller.loop import EventLoop
+from engines.base import GameState
+from hw_config import Profile
+
+
+@dataclass
+class FlowContext:
+    """Everything a flow is built from: the position (resumed or new), where it is journaled, the table's
+    screen, loop and dice, the board profile, the steps since the last chance event (what BACK may
+    still take back after a resume), and where faults are reported."""
+
+    game: GameState
+    journal: Journal
+    display: Display
+    loop: EventLoop
+    dice: Dice
+    profile: Profile
+    history: list[tuple[GameState, str]] = field(default_factory=list)
+    on_fault: Callable[[str], None] | None = None
+
+
+class Flow(Protocol):
+    """What the table, the demo, the terminal and the scripted players see of any game's flow."""
+
+    @property
+    def game(self) -> Any: ...  # the game's own State: scripted players read it as people read the board
+
+    @property
+    def phase(self) -> Enum: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def fixups(self) -> tuple[str, ...]: ...  # what the screen tells the players to put right, if anything
+
+    def start(self) -> None: ...
+
+    def handle(self, event: Event) -> None: ...

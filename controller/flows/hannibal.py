@@ -22,6 +22,8 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.flows import FlowContext
+from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import Kind, Projection, fixup_list, label, move_match
@@ -30,7 +32,6 @@ from engines.base import Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
 
-NAMES = {"yellow": "Yellow", "blue": "Blue"}
 STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
 
 
@@ -519,19 +520,11 @@ class HannibalFlow:
         return position_screen(g, self.notice, self.last_step)
 
 
-def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
-    """The screen for a position between moves: whose roll, whose step with which dice, or who won, and
-    the last step applied (so a move the table got wrong is seen, and taken back with BACK).
-    Pure, so ``boardkeeper replay`` shows a journal exactly as the table showed it."""
-    who = NAMES[g.to_move]
-    score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
-    notice = notice or (f"Done: {last}" if last else "")
-    lines = (notice,) if notice else ()
-    if g.is_over():
-        winner = g.winner or ""
-        return Screen(f"{NAMES.get(winner, winner)} wins!", score, footer="Game over")
-    if g.is_chance():
-        return Screen(f"{who}: press ROLL", (*score, *lines), footer="NEXT: own dice")
-    hint = "Enter a piece" if g.waiting(g.to_move) else "Move a piece"
-    return Screen(f"{who} to move", (hint, *score, notice or "OK if no change"), dice=g.dice,
-                  footer="NEXT list BACK undo")
+def create(context: FlowContext) -> HannibalFlow:
+    """The registry's flow factory: Hannibal's flow on the table the composition root built."""
+    assert isinstance(context.game, State)
+    history = [(s, move) for s, move in context.history if isinstance(s, State)]
+    timing = context.profile.timing
+    return HannibalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
+                        dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
+                        on_fault=context.on_fault)

@@ -24,6 +24,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
+from controller.flows import FlowContext
 from controller.flows import scipio_screens as screens
 from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
@@ -109,6 +110,11 @@ class ScipioFlow:
     @property
     def seq(self) -> int:
         return self.journal.seq
+
+    @property
+    def fixups(self) -> tuple[str, ...]:
+        """What the players must put right: formations that hold tokens but read empty."""
+        return tuple(f"put 1 on {loc}" for loc in self.missing) if self.state is Phase.MISMATCH else ()
 
     def start(self) -> None:
         self._advance()
@@ -434,3 +440,11 @@ class ScipioFlow:
 def _placement(army: str, cards: list[int]) -> str:
     """The notation of an army's cards in field order: ``place rome Y7 P2 G4``."""
     return f"place {army} " + " ".join(f"{f[0].upper()}{c}" for f, c in zip(FIELDS, cards, strict=True))
+
+
+def create(context: FlowContext) -> ScipioFlow:
+    """The registry's flow factory: card pads are used when the profile wires them."""
+    assert isinstance(context.game, State)
+    pads = any(name.startswith(CARD) for name in context.profile.buttons)
+    return ScipioFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
+                      dice=context.dice, pads=pads, on_fault=context.on_fault)
