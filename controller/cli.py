@@ -297,6 +297,7 @@ def _configure_logging(level: str) -> None:
     """One line per event; under systemd (JOURNAL_STREAM set) journald stamps the time itself."""
     fmt = "%(levelname)s %(message)s" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s %(levelname)s %(message)s"
     logging.basicConfig(level=getattr(logging, level), format=fmt, stream=sys.stderr)
+    logging.getLogger("transitions").setLevel(max(logging.WARNING, getattr(logging, level)))  # a line per callback
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

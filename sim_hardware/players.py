@@ -45,6 +45,9 @@ class TableView(Protocol):
     @property
     def last_step(self) -> str: ...  # "Done: 12-17" on the screen: the step just applied
 
+    @property
+    def last_step_by(self) -> str | None: ...  # whose step that was
+
     candidates: tuple[Any, ...]
     selected: int
     fixups: tuple[str, ...]
@@ -114,6 +117,8 @@ class ScriptedTable(Hands):
             return False
         self._checked.add(seq)
         last = self.flow.last_step
+        if self.flow.last_step_by not in self.bots:
+            return False  # a person's step: theirs to take back, not ours
         made = {move for at, move in self.decisions.items() if at >= self._turn_start}
         return bool(last) and last not in made
 

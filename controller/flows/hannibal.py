@@ -26,13 +26,12 @@ from controller.flows import FlowContext
 from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
-from controller.move_match import Kind, Projection, fixup_list, label, move_match
+from controller.move_match import label
+from controller.referee import Call, Referee, Stage
 from controller.screen import Screen
-from engines.base import Move
+from engines.base import GameState, Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
-
-STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
 
 
 class Phase(Enum):
@@ -93,26 +92,14 @@ class HannibalFlow:
         self.display = display
         self.loop = loop
         self.dice = dice
-        self.settle_s = settle_s
-        self.grace_s = grace_s
         self.on_fault = on_fault
-        self.sensed: set[str] = set()
-        self.touched: set[str] = set()
-        self.ignored: set[str] = set()  # sensors the players told us to ignore (stuck)
+        self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s,
+                               alternative=_stack_alternative)
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
-        self.fixups: tuple[str, ...] = ()
         self.notice = ""
         self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
         self._entered_dice: list[int] = []
-        self._projection: Projection | None = None
-        self._last_change: float | None = None  # when a sensor last changed since the last commit
-        self._last_placed = False
-        self._last_location = ""
-        self._fits: tuple[Move, ...] = ()
-        self._manual = False  # the candidate list was opened from the menu, not asked by the board
-        self._restoring = False  # after a takeback or a menu move: the board must follow before play goes on
-        self._fixup_since: tuple[tuple[str, ...], float] | None = None
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
                                queued=True, auto_transitions=False, after_state_change="redraw")
         self.redraw()
@@ -123,9 +110,7 @@ class HannibalFlow:
         self.redraw()
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
-        self.fixups = ()
-        self._fixup_since = None
-        self.loop.cancel_timer("stuck")
+        self.referee.clear_fixups()
 
     def on_exit_SETUP(self) -> None:
         self.on_exit_FIXUP()
@@ -157,18 +142,23 @@ class HannibalFlow:
 
     # -- the board ----------------------------------------------------------------------------------------
 
-    def projection(self) -> Projection:
-        if self._projection is None:
-            moves = [] if self.game.is_chance() or self.game.is_over() else self.game.legal_moves()
-            self._projection = Projection.of(self.game, moves)
-        return self._projection
+    @property
+    def fixups(self) -> tuple[str, ...]:
+        """The fix-up list on screen (the referee's)."""
+        return self.referee.fixups
 
-    def seen(self) -> frozenset[str]:
-        """The sensed board, without the sensors the players declared broken."""
-        return frozenset(self.sensed - self.ignored)
+    @property
+    def sensed(self) -> set[str]:
+        """Locations whose sensors read closed (the referee's)."""
+        return self.referee.sensed
+
+    @property
+    def last_step_by(self) -> str | None:
+        """Who made the step ``last_step`` names: scripted players only answer for their own."""
+        return self.undo_stack[-1][0].to_move if self.undo_stack else None
 
     def board_matches(self) -> bool:
-        return self.seen() == self.projection().before_set - self.ignored
+        return self.referee.board_matches()
 
     # -- events -------------------------------------------------------------------------------------------
 
@@ -186,20 +176,11 @@ class HannibalFlow:
     def _cell(self, event: CellChanged) -> None:
         if event.location is None:
             return
-        if event.closed:
-            self.sensed.add(event.location)
-        else:
-            self.sensed.discard(event.location)
-        self.touched.add(event.location)
-        self._last_placed = event.closed
-        self._last_location = event.location
-        self.loop.set_timer("settle", self.settle_s)
-        self.loop.set_timer("quiet", self.grace_s)
-        self._last_change = event.at
+        self.referee.record(event)
         self._judge(placed=event.closed)
 
     def _timer(self, name: str) -> None:
-        if name == "settle" and self._last_placed:
+        if name == "settle" and self.referee.last_placed:
             # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
             # in the air, so a lift-only board is judged when it has been quiet for the grace period.
             self._judge(placed=False, settled=True)
@@ -252,16 +233,16 @@ class HannibalFlow:
     def _fixup_button(self, button: str) -> None:
         """While the board is being put right: OK ignores a sensor named as stuck, BACK takes back the last
         step (a wrongly applied move needs no rebuilding first), NEXT plays from the menu."""
-        location = self._stuck_location()
+        location = self.referee.stuck_location()
         if button == "OK" and location is not None:
-            self.ignored.add(location)
+            self.referee.ignore(location)
             self._log(f"sensor at {label(location)} ignored on the players' word")
             self.notice = ""
             self._judge(placed=False, settled=True)
         elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
             self.ask_undo()
         elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
-            self._restoring = False
+            self.referee.restoring = False
             self._offer(tuple(self.game.legal_moves()), manual=True)
 
     def _fault(self, message: str) -> None:
@@ -272,102 +253,40 @@ class HannibalFlow:
     # -- judging the board --------------------------------------------------------------------------------
 
     def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
-        phase = self.state
-        if phase not in BOARD_PHASES:
+        """Ask the referee what the players did and act on it: Hannibal's decisions, the referee's judgement."""
+        if self.state not in BOARD_PHASES:
             return
-        if self._restoring or phase in (Phase.SETUP, Phase.ROLL) or (phase is Phase.FIXUP and self.game.is_chance()):
-            self._judge_still(settled)
-            return
-        match = move_match(self.projection(), self.seen(), self.touched, settled=settled, ok=pressed_ok,
-                           ignored=frozenset(self.ignored))
-        if phase is Phase.CHOOSE and not self._manual and set(match.candidates) != set(self._fits):
+        stages = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}
+        moves_allowed = self.state in (Phase.STEP, Phase.CHOOSE) or (self.state is Phase.FIXUP
+                                                                     and not self.game.is_chance())
+        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=placed,
+                                     settled=settled, pressed_ok=pressed_ok)
+        if verdict.call is Call.STALE:
             self.cancel()  # the board changed under the question: judge it afresh
-            phase = self.state
-        if match.kind is Kind.IDLE:
-            if settled:
-                self.touched.clear()
-            if phase is Phase.FIXUP:
-                self.board_ready()
-            elif pressed_ok:
-                self._offer_unseen()  # OK but no move fits: a sensor may be lying; the players say which
-            return
-        if match.kind is Kind.MOVE and match.move is not None:
-            move = match.move
-            alternative = self._stack_alternative(move)
-            if alternative is not None:
-                # a stack may be moving one piece at a time: the first piece down is no proof
-                if settled or pressed_ok:
-                    self._offer((move, alternative))
-            elif pressed_ok or ((placed or (settled and self._last_placed))
-                                and self.projection().placing_proves(move, self._last_location)):
-                self._commit(move)
-            elif settled:
-                self._offer((move,))  # only lifts seen: a piece may still be in the hand, so ask
-        elif match.kind is Kind.CHOOSE and (settled or pressed_ok):
-            if phase is not Phase.CHOOSE or self._fits != match.candidates:
-                self._offer(match.candidates)
-        elif match.kind in (Kind.FIXUP, Kind.PENDING) and pressed_ok:
-            self._offer_unseen()
-        elif match.kind is Kind.FIXUP and self._grace_over():
-            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
-
-    def _offer_unseen(self) -> None:
-        """OK on a board that fits no move (a dead sensor under the piece, a stuck one elsewhere): the players
-        say which move they made, from those leaving the lifted places; the board is then put right."""
-        projection = self.projection()
-        lifted = projection.before_set - self.ignored - self.seen()
-        moves = tuple(m for m, _, changed in projection.after if lifted and lifted <= changed)
-        hidden = tuple(m for m, after, _ in projection.after if after - self.ignored == self.seen())
-        self._offer(moves or hidden or tuple(self.game.legal_moves()), manual=True)
-        self.notice = "Not seen: pick your move"
-        self.redraw()
-
-    def _stack_alternative(self, move: Move) -> Move | None:
-        """The stack move with the same start and end as a piece move, when both are legal."""
-        if not isinstance(move, Step) or move.kind != PIECE:
-            return None
-        stack = Step(STACK, move.src, move.dst)
-        return stack if stack in self.game.legal_moves() else None
-
-    def _judge_still(self, settled: bool) -> None:
-        """SETUP, ROLL: no move may happen, the board must show the engine's position."""
-        if self.board_matches():
-            self.touched.clear()
-            self._restoring = False
+            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
+                                         pressed_ok=pressed_ok)
+        if verdict.call is Call.READY:
             if self.state in (Phase.SETUP, Phase.FIXUP):
                 self.board_ready()
-            return
-        if self.state is Phase.SETUP or self._restoring or self._grace_over():
-            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
-
-    def _grace_over(self) -> bool:
-        """The board has been quiet for the grace period: whoever was moving has stopped (a stack moved by
-        hand, a piece at a time, takes longer than any single gesture, so quiet counts, not the first change)."""
-        return self._last_change is None or self.loop.clock.now() - self._last_change >= self.grace_s - 1e-9
+        elif verdict.call is Call.MOVE and verdict.move is not None:
+            self._commit(verdict.move)
+        elif verdict.call is Call.OFFER:
+            self._offer(verdict.candidates)
+        elif verdict.call is Call.UNSEEN:  # OK but no move fits: a sensor may be lying; the players say which
+            self._offer(verdict.candidates, manual=True)
+            self.notice = "Not seen: pick your move"
+            self.redraw()
+        elif verdict.call is Call.FIXUP:
+            self._show_fixups(verdict.fixups)
 
     def _show_fixups(self, fixups: tuple[str, ...]) -> None:
         if self.state is not Phase.FIXUP and self.state is not Phase.SETUP:
             self.misplaced()
-        if fixups != self.fixups:
-            self.fixups = fixups
-            self._fixup_since = (fixups, self.loop.clock.now())
-            self.loop.set_timer("stuck", STUCK_S)
+        if self.referee.post_fixups(fixups):
             self.redraw()
 
-    def _stuck_location(self) -> str | None:
-        """A fix-up list unchanged for STUCK_S: the first location it names may have a sensor stuck closed
-        ("lift N" that never clears) or dead ("put N on X" that never registers)."""
-        if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
-            return None
-        wrong = self.seen() ^ (self.projection().before_set - self.ignored)
-        for instruction in self.fixups:
-            location = next((loc for loc in wrong if label(loc) == instruction.split()[-1]), None)
-            if location is not None:
-                return location
-        return None
-
     def _check_stuck(self) -> None:
-        location = self._stuck_location()
+        location = self.referee.stuck_location()
         if location is not None and self.state in (Phase.FIXUP, Phase.SETUP):
             self._fault(f"sensor {label(location)} stuck? OK = ignore it")
 
@@ -376,7 +295,7 @@ class HannibalFlow:
     def _roll(self) -> None:
         if not self.board_matches():
             self.notice = "Fix the board before rolling"
-            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
+            self._show_fixups(self.referee.fixup_list())
             return
         self._apply(self.dice.roll(self.game))
 
@@ -405,8 +324,7 @@ class HannibalFlow:
         misread (a lying reed) can still be named. BACK leaves the list."""
         if not candidates:
             return
-        self._manual = manual
-        self._fits = candidates
+        self.referee.asking(candidates, manual)
         rest = tuple(m for m in self.game.legal_moves() if m not in candidates)
         self.candidates = candidates + rest
         self.selected = 0
@@ -445,13 +363,8 @@ class HannibalFlow:
             self.undo_stack.clear()
         was_chance = self.game.is_chance()
         self.game = after
-        self._projection = None
-        self.touched.clear()
-        self.fixups = ()
+        self.referee.new_position()
         self.candidates = ()
-        self.loop.cancel_timer("settle")
-        self.loop.cancel_timer("quiet")
-        self._last_change = None
         if was_chance:
             if after.is_chance():
                 self.notice = f"{NAMES[player]} rolled {move}: no move, turn passes"
@@ -465,9 +378,9 @@ class HannibalFlow:
     def _follow_board(self) -> None:
         """After a takeback or a move chosen from the menu the pieces must follow: say how, at once, and
         accept no move until the board shows the position."""
-        if not self.game.is_over() and not self.board_matches():
-            self._restoring = True
-            self._show_fixups(fixup_list(self.projection().before, self.seen(), frozenset(self.ignored)))
+        fixups = self.referee.follow()
+        if fixups is not None:
+            self._show_fixups(fixups)
 
     def _undo(self) -> None:
         previous = self.undo_stack[-1][0]
@@ -476,8 +389,7 @@ class HannibalFlow:
             return
         self.undo_stack.pop()
         self.game = previous
-        self._projection = None
-        self.touched.clear()
+        self.referee.taken_back()
         self.notice = "Taken back: put the pieces back"
         self.committed()
         self._follow_board()
@@ -528,3 +440,12 @@ def create(context: FlowContext) -> HannibalFlow:
     return HannibalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
                         on_fault=context.on_fault)
+
+
+def _stack_alternative(game: GameState, move: Move) -> Move | None:
+    """The stack move with the same start and end as a piece move, when both are legal: the sensors can
+    never tell them apart."""
+    if not isinstance(move, Step) or move.kind != PIECE:
+        return None
+    stack = Step(STACK, move.src, move.dst)
+    return stack if stack in game.legal_moves() else None
