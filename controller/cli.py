@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
-    check.add_argument("profile", help="a profile name (hannibal, hannibal-sim) or a path to a .toml file")
+    check.add_argument("profile", help="a profile name (GAME, GAME-sim: see 'boardkeeper games') or a .toml path")
     check.add_argument("--wiring", action="store_true", help="print the wiring table: GPIO and header pin of each line")
     test = sub.add_parser("selftest", help="touch every cell and button: each is named as it closes; "
                           "a report of cells never seen, chattering or closed at start")

@@ -13,7 +13,7 @@ from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
-from engines.registry import get_game
+from engines.registry import games, get_game
 
 MAX_SIM_SECONDS = 6 * 3600.0
 
@@ -41,7 +41,7 @@ def make_bot(kind: str, rng: random.Random) -> Bot:
     return HeuristicBot(rng)
 
 
-def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path | None = None,
+def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path | None = None,
              profile: str | None = None, options: dict[str, Any] | None = None,
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
@@ -50,7 +50,7 @@ def run_demo(seed: int, journal: Path, *, game: str = "hannibal", frames: Path |
     game's (default: the registry's demo options); ``seats`` maps each seat to a bot kind (default: every
     seat heuristic). ``line_noise`` is for a profile whose board is read over serial (``sim-bridge``): the
     share of bytes corrupted on the line."""
-    prof = profile_for(profile or f"{game}-sim")
+    prof = profile_for(profile or f"{game or games()[0].name}-sim")  # default: the first game registered
     info = get_game(prof.game)
     hardware = load_backend(prof, frames_dir=frames, seed=seed,
                             **({} if line_noise is None else {"line_noise": line_noise}))

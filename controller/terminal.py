@@ -186,7 +186,10 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     hw = load_backend(prof, seed=seed or 0)
     rng = random.Random(seed)
 
+    shown = [0]
+
     def show(screen: Screen) -> None:
+        shown[0] += 1
         out("\n" + screen.text())
 
     table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show,
@@ -213,13 +216,15 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
             if words[0].lower() == "help":
                 out(term.help())
                 continue
+            before = shown[0]
             try:
                 term.do(words)
             except Mistake as e:
                 out(f"cannot do that: {e}")
                 continue
             term.let_bots_play()
-            out(table.display.current.text() if table.display.current else "")
+            if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
+                out("\n" + table.display.current.text())
     finally:
         table.journal.close()
     if table.finished():

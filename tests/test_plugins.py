@@ -1,0 +1,178 @@
+"""Games as plugins: the generic modules know no game, every game is reached through its registry entry,
+and the same seed still gives the same journal, byte for byte, as before the platform was made generic."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.demo import run_demo
+from controller.journal import read
+from engines.registry import games, get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "golden" / "journals"
+
+
+def _game_modules() -> set[Path]:
+    """The modules a registry entry names (flows, screens, scripted players): a game's own files."""
+    out = set()
+    for info in games():
+        for ref in (info.flow, info.screen, info.scripted):
+            if ref is not None:
+                out.add(ROOT / (ref.partition(":")[0].replace(".", "/") + ".py"))
+    return out
+
+
+def _code_without_comments(path: Path) -> str:
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):  # docstrings may explain with an example game; code may not name one
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            body[0] = ast.Pass()
+    return ast.unparse(tree)
+
+
+def test_generic_modules_name_no_game_and_test_no_game_class() -> None:
+    own = _game_modules()
+    names = [g.name for g in games()]
+    generic = [p for folder in ("controller", "sim_hardware") for p in (ROOT / folder).rglob("*.py")
+               if p not in own and "firmware" not in p.parts]
+    assert len(generic) > 20 and own
+    for path in generic:
+        code = _code_without_comments(path)
+        for name in names:
+            assert not re.search(rf"\b{name}\b", code, re.IGNORECASE), f"{path.relative_to(ROOT)} names {name}"
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                parts = node.module.split(".")
+                assert not (parts[0] == "engines" and len(parts) > 1 and parts[1] in names), \
+                    f"{path.relative_to(ROOT)} imports {node.module}"
+
+
+def test_every_registry_reference_resolves() -> None:
+    from engines.registry import load_ref
+
+    for info in games():
+        for ref in (info.flow, info.screen, info.scripted, info.evaluator, info.candidates):
+            if ref is not None:
+                assert callable(load_ref(ref)), ref
+        assert info.profiles and info.name in info.profiles
+        for profile in info.profiles:
+            assert (ROOT / "hw_config" / "profiles" / f"{profile}.toml").is_file(), profile
+
+
+def test_help_imports_no_engine_pil_serial_or_transitions() -> None:
+    code = ("import sys, contextlib, io\nfrom controller.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try: main(['--help'])\n    except SystemExit: pass\n"
+            "heavy = [m for m in sys.modules if m.split('.')[0] in ('PIL', 'serial', 'transitions', 'luma', "
+            "'gpiozero') or (m.startswith('engines.') and m not in ('engines.base', 'engines.registry'))]\n"
+            "print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game,seed", [("hannibal", 3), ("scipio", 2)])
+def test_same_seed_same_journal_as_before_the_refactor(tmp_path: Path, game: str, seed: int) -> None:
+    journal = tmp_path / "j.jsonl"
+    run_demo(seed, journal, game=game)
+    assert journal.read_text().splitlines()[1:] == (GOLDEN / f"{game}-{seed}.jsonl").read_text().splitlines()
+
+
+def test_version_and_games(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and re.fullmatch(r"boardkeeper \d+\.\d+\.\d+\n", capsys.readouterr().out)
+    assert main(["games"]) == 0
+    listing = capsys.readouterr().out
+    for info in games():
+        assert info.name in listing and info.title in listing
+    assert "yellow vs blue" in listing and "hannibal-sim" in listing
+
+
+def test_demo_seats_pick_the_bots_and_bad_seats_are_one_line(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "j.jsonl"
+    assert main(["demo", "hannibal", "--seed", "4", "--seat", "blue=random", "--quiet", "--journal",
+                 str(journal)]) == 0
+    assert read(journal).finished
+    for bad, says in ((["--seat", "green=random"], "NAME one of yellow, blue"),
+                      (["--seat", "blue=genius"], "bots are random, heuristic, mcts"),
+                      (["--players", "3"], "for 2..2 players")):
+        assert main(["demo", "hannibal", "--quiet", *bad]) == 2
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1, err
+
+
+def test_play_sim_plays_the_game_asked_for(tmp_path: Path) -> None:
+    journal = tmp_path / "s.jsonl"
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "scipio", "--sim", "--seed", "2",
+                             "--journal", str(journal)], input="ok\nok\nquit\n", cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Rome: organisation" in result.stdout and f"game saved in {journal}" in result.stdout
+    assert json.loads(journal.read_text().splitlines()[0])["game"] == "scipio"
+
+
+def test_play_sim_honours_the_bridge_profile(tmp_path: Path) -> None:
+    journal = tmp_path / "h.jsonl"
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--seed", "3",
+                             "--profile", "hannibal-bridge-sim", "--journal", str(journal)],
+                            input="fix\nwait 2\nroll\nquit\n", cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(x) for x in journal.read_text().splitlines()]
+    assert lines[0]["game"] == "hannibal" and lines[1]["move"].startswith("R")  # the board set up over the link
+
+
+def test_check_config_wiring_names_every_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", "hannibal", "--wiring"]) == 0
+    out = capsys.readouterr().out
+    assert "row 0: GPIO5  header pin 29" in out and "col 6: GPIO24 header pin 18" in out
+    assert "ROLL: GPIO17 header pin 11" in out and "I2C bus 1 address 0x3C, SDA GPIO2  header pin 3" in out
+
+
+def test_selftest_names_a_dead_and_a_chattering_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.selftest import run_selftest
+    from controller.table import profile_for
+
+    profile = profile_for("hannibal-sim")
+    dead, noisy = (0, 3), (2, 2)
+
+    def faults(hardware: object) -> None:
+        board = hardware.board  # type: ignore[attr-defined]
+        board.stuck_open.add(dead)
+        board.add_chatter(noisy, 600.0)
+
+    assert run_selftest(profile, seconds=None, script=True, chatter_hz=5, faults=faults) == 1
+    out = capsys.readouterr().out
+    dead_name, noisy_name = profile.cells[dead], profile.cells[noisy]
+    assert f"{dead_name} (r0 c3)" in out.split("never seen closing")[1].splitlines()[0]
+    assert f"{noisy_name} (r2 c2)" in out.split("chattering")[1].splitlines()[0]
+    assert f"{profile.cells[(1, 1)]} (r1 c1) closed" in out  # each touch named as it happens
+
+
+def test_selftest_of_a_sound_board_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "scipio-sim", "--script"]) == 0
+    out = capsys.readouterr().out
+    total = len(get_game("scipio").locations())
+    assert f"cells seen working: {total}/{total}" in out and "never seen" not in out
+
+
+def test_terminal_mistakes_are_one_line_each(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--seed", "3",
+                             "--journal", str(tmp_path / "j.jsonl")], cwd=ROOT, capture_output=True, text=True,
+                            input="place 3 -2\nlift 40\nlift\nmove 1\nwait soon\nplace x\nquit\n", timeout=300)
+    said = [line for line in result.stdout.splitlines() if "cannot do that" in line]
+    assert len(said) == 6, result.stdout
+    assert "Traceback" not in result.stdout + result.stderr and "index out of range" not in result.stdout
+    assert io.StringIO(result.stdout).read().count("> ") >= 7
