@@ -15,9 +15,9 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, NoReturn
 
+from controller.stop import StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, games, get_game
 from hw_config import ConfigError
 
@@ -26,10 +26,6 @@ log = logging.getLogger("boardkeeper")
 
 class UsageError(Exception):
     """A problem with what the user asked for: printed as one line, exit 2."""
-
-
-class StopRequested(Exception):
-    """SIGTERM (``systemctl stop``) or SIGINT (Ctrl-C): close the journal, say "Stopped", exit 0."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -300,16 +296,12 @@ def _configure_logging(level: str) -> None:
     logging.getLogger("transitions").setLevel(max(logging.WARNING, getattr(logging, level)))  # a line per callback
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    raise StopRequested(signal.Signals(signum).name)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     _configure_logging(args.log_level)
     from controller.journal import JournalError
 
-    old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         if args.command == "games":
             return list_games()

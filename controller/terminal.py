@@ -16,7 +16,8 @@ from typing import Any, TextIO
 
 from controller.dice import Dice
 from controller.screen import Screen
-from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside
+from controller.stop import StopRequested
+from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside, stop_table
 from engines.bots import HeuristicBot
 
 HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
@@ -225,6 +226,9 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
             term.let_bots_play()
             if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
                 out("\n" + table.display.current.text())
+    except StopRequested:
+        stop_table(table)
+        raise
     finally:
         table.journal.close()
     if table.finished():

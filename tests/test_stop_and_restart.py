@@ -1,0 +1,82 @@
+"""The service's promises at stop and start: SIGTERM and Ctrl-C leave "Stopped" on the screen, the journal
+closed and exit 0; a finished game never blocks the next one; output piped into head is not an error."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.demo import run_demo
+from controller.dice import Dice
+from controller.journal import read
+from controller.table import ask_resume, attach_game, build_io, load_backend, profile_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "controller.cli", *args]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_says_stopped_keeps_the_game_and_exits_0(tmp_path: Path, sig: signal.Signals) -> None:
+    journal = tmp_path / "j.jsonl"
+    proc = subprocess.Popen(_cli("play", "hannibal", "--sim", "--seed", "3", "--journal", str(journal)), cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"fix\n")
+    proc.stdin.flush()
+    seen = b""
+    while seen.count(b"> ") < 2:  # the set-up is done and the table waits for the next command
+        chunk = proc.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err.decode()
+    assert b"Stopped" in out and f"stopped by {sig.name}".encode() in err and b"Traceback" not in err
+    assert read(journal).header["game"] == "hannibal"  # the journal is whole and resumable
+    again = subprocess.run(_cli("play", "hannibal", "--sim", "--seed", "3", "--journal", str(journal)), cwd=ROOT,
+                           input="quit\n", capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "game saved in" in again.stdout
+
+
+def test_a_finished_game_is_kept_aside_and_a_new_one_starts_at_the_terminal(tmp_path: Path) -> None:
+    done = tmp_path / "done.jsonl"
+    run_demo(2, done)
+    old = done.read_bytes()
+    result = subprocess.run(_cli("play", "hannibal", "--sim", "--journal", str(done)), cwd=ROOT, input="quit\n",
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    kept = list(tmp_path.glob("done-*.finished.jsonl"))
+    assert len(kept) == 1 and kept[0].read_bytes() == old and "is over; kept as" in result.stdout
+    assert not read(done).finished and read(done).entries == []
+
+
+def test_the_service_start_on_a_finished_game_keeps_it_and_sets_up_a_new_one(tmp_path: Path) -> None:
+    path = tmp_path / "hannibal.jsonl"
+    run_demo(2, path)
+    old = path.read_bytes()
+    profile = profile_for("hannibal-sim")
+    hardware = load_backend(profile)
+    screens: list[str] = []
+    io = build_io(profile, hardware, echo=lambda s: screens.append(s.text()))
+    assert ask_resume(io, path) is False  # nothing to ask: no button is pressed, nothing waits
+    table = attach_game(io, path, Dice(random.Random(1)))
+    table.flow.start()
+    table.loop.run(until=lambda: False, max_ticks=5)
+    assert [p.read_bytes() for p in tmp_path.glob("hannibal-*.finished.jsonl")] == [old]
+    assert not table.resumed and screens[-1].startswith("Set up the board")
+
+
+def test_replay_into_head_is_not_an_error(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    run_demo(2, journal)
+    result = subprocess.run(f"{sys.executable} -m controller.cli replay {journal} | head -1", shell=True, cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.stdout.startswith(str(journal)) and result.stderr == ""
