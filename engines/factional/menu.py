@@ -8,8 +8,9 @@ words may follow what was entered, whether a number may, and whether the event i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Final, overload
 
 from engines.base import Move
@@ -35,7 +36,9 @@ def _shapes() -> tuple[Battle, ...]:
 
 
 BATTLE_SHAPES: Final = _shapes()
-_SHAPE_SET: Final = frozenset(BATTLE_SHAPES)
+LISTED_BATTLES: Final = tuple(replace(shape, pcs=n) for shape in BATTLE_SHAPES for n in range(LISTED_PCS + 1))
+"""Built once: menus and bots walk the listing often, and a battle is a dataclass to build."""
+_LISTED_SET: Final = frozenset(LISTED_BATTLES)
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,13 @@ class Events(Sequence[Move]):
 
     def __init__(self, fixed: Sequence[Move], battles: bool) -> None:
         self._fixed = tuple(fixed)
-        self._fixed_set = frozenset(self._fixed)
-        self._shapes = BATTLE_SHAPES if battles else ()
+        self._battles = LISTED_BATTLES if battles else ()
 
     def __len__(self) -> int:
-        return len(self._fixed) + len(self._shapes) * (LISTED_PCS + 1)
+        return len(self._fixed) + len(self._battles)
+
+    def __iter__(self) -> Iterator[Move]:
+        return chain(self._fixed, self._battles)
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -76,22 +81,20 @@ class Events(Sequence[Move]):
             index += n
         if not 0 <= index < n:
             raise IndexError(index)
-        if index < len(self._fixed):
-            return self._fixed[index]
-        shape, pcs = divmod(index - len(self._fixed), LISTED_PCS + 1)
-        return replace(self._shapes[shape], pcs=pcs)
+        fixed = len(self._fixed)
+        return self._fixed[index] if index < fixed else self._battles[index - fixed]
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, Battle):
-            return bool(self._shapes) and move.pcs <= LISTED_PCS and replace(move, pcs=0) in _SHAPE_SET
-        return move in self._fixed_set
+            return bool(self._battles) and move in _LISTED_SET
+        return move in self._fixed
 
     def next_field(self, prefix: Sequence[str]) -> Field:
         """The menu's next field after ``prefix`` (words of the notation; numbers as digits). A prefix no
         legal event starts with gets no words, no number and is not complete."""
         entered = [w.lower() for w in prefix]
         templates = [str(m).split() for m in self._fixed]
-        templates += [[*str(s).split()[:-1], NUMBER] for s in self._shapes]
+        templates += [[*str(s).split()[:-1], NUMBER] for s in (BATTLE_SHAPES if self._battles else ())]
         words: list[str] = []
         number = complete = False
         for t in templates:
