@@ -14,10 +14,11 @@ is never empty until the game is over. ``control``, ``battle``, ``roll``, ``disc
 table events too, legal whoever's seat decides the card play. ``winner`` is the winning side;
 ``ranking()`` orders the factions (``TABLE_DECISIONS`` tells generic code both things).
 
-Menus. ``legal_moves()`` is a lazy sequence; ``state.next_field(words)`` tells a button menu which
-words may follow those entered (provinces, holders, factions), whether a number may (a battle's PCs)
-and whether OK can apply the event already. ``state.problem(move)`` says in words why an event is not
-legal now; ``state.duties()`` lists the reinforcement duties; ``scores()`` is everyone's Honor.
+Menus. ``legal_moves()`` is a sequence over shared tuples (no list built per call).
+``state.next_field(words)`` tells a button menu which words may follow those entered (provinces,
+holders, factions), whether a number may (a battle's PCs) and whether OK can apply the event already.
+``state.problem(move)`` says in words why an event is not legal now; ``state.duties()`` lists the
+reinforcement duties; ``scores()`` is everyone's Honor.
 
 Choices where the digest is silent (the digest's own are I-1..I-3):
 

@@ -41,8 +41,8 @@ def mapping(value: object, key: str, names: Sequence[str]) -> dict[str, Any]:
         raise ValueError(f"{key}: expected an object with keys {', '.join(names)}, got {value!r}")
     missing = [n for n in names if n not in value]
     extra = [str(n) for n in value if n not in names]
-    if missing or extra:
-        raise ValueError(f"{key}: " + "; ".join(
-            part for part in (f"missing {', '.join(missing)}" if missing else "",
-                              f"unknown {', '.join(extra)}" if extra else "") if part))
+    problems = [f"{what} {', '.join(names_)}" for what, names_ in (("missing", missing), ("unknown", extra))
+                if names_]
+    if problems:
+        raise ValueError(f"{key}: {'; '.join(problems)}")
     return {n: value[n] for n in names}

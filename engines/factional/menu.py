@@ -1,4 +1,4 @@
-"""The legal events as a lazy sequence, and the field-by-field view a button menu needs.
+"""The legal events as a sequence over shared tuples, and the field-by-field view a button menu needs.
 
 A battle's PCs are any whole number, so the legal events are infinite: the sequence lists battles with
 0 to ``LISTED_PCS`` PCs only (enough for bots, random play and a flat menu), while ``parse_move`` and
