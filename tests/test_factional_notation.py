@@ -25,6 +25,7 @@ from engines.factional import (
     new_game,
     parse,
 )
+from engines.hannibal import parse as hannibal_parse
 from engines.registry import get_game
 
 # -- notation ------------------------------------------------------------------------------------------
@@ -93,6 +94,8 @@ def test_moves_built_in_code_are_checked_like_parsed_ones() -> None:
             build()
     with pytest.raises(IllegalMoveError):
         new_game().apply(Battle(RS, RC, 1))
+    with pytest.raises(IllegalMoveError, match="not a Factional Hannibal event"):
+        new_game().apply(hannibal_parse("R3,5"))
 
 
 # -- JSON ----------------------------------------------------------------------------------------------
