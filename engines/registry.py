@@ -177,3 +177,22 @@ register(
         profiles=("scipio", "scipio-sim"),
     )
 )
+
+
+register(
+    GameInfo(
+        name="factional",
+        title="Factional Hannibal",
+        players=("rome-silver", "rome-copper", "carthage-silver", "carthage-copper"),
+        min_players=4,
+        max_players=4,
+        chance=True,
+        hidden=False,
+        sensing=("matrix", "buttons"),
+        module="engines.factional",
+        # the Honor tray is the matrix; one button per faction names who plays or who won a battle
+        buttons=("OK", "NEXT", "PREV", "BACK", *(f"faction:{f}" for f in ("rome-silver", "rome-copper",
+                                                                         "carthage-silver", "carthage-copper"))),
+        evaluator=None,  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
+    )
+)

@@ -17,12 +17,19 @@ GAMES = [g.name for g in games()]
 def test_contract_over_random_play(name: str) -> None:
     info = get_game(name)
     module = info.load()
+    # a game may have seatless table decisions and rank its players instead of naming one winner
+    table = getattr(module, "TABLE_DECISIONS", False)
+    owners = getattr(module, "OWNERS", info.players)  # e.g. a side holding a province jointly
     state: GameState = info.new_game()
     assert isinstance(state, GameState)
     rng = random.Random(11)
     for _ in range(300):
         if state.is_over():
-            assert state.current_player is None and state.winner in info.players
+            assert state.current_player is None
+            if table:
+                assert sorted(state.ranking()) == sorted(info.players) and state.winner is not None
+            else:
+                assert state.winner in info.players
             break
         data = state.to_json()
         assert json.loads(json.dumps(data)) == data  # JSON-serialisable as it is
@@ -33,15 +40,15 @@ def test_contract_over_random_play(name: str) -> None:
             assert outcomes and sum(p for _, p in outcomes) == pytest.approx(1.0)
             move = sample_chance(state, rng)
         else:
-            assert state.current_player in info.players
             legal = state.legal_moves()
+            assert state.current_player in info.players or (table and state.current_player is None and legal)
             assert all(state.parse_move(str(m)) == m for m in legal)
             move = rng.choice(legal)
         copy = state.clone()
         state.apply(move)
         assert copy != state or copy.to_json() == state.to_json()
         for loc, (owner, count) in state.occupancy().items():
-            assert isinstance(loc, str) and owner in info.players and count > 0
+            assert isinstance(loc, str) and owner in owners and count > 0
     assert callable(module.new_game)
 
 
@@ -65,5 +72,5 @@ def test_bad_text_and_stale_moves_raise_value_errors(name: str) -> None:
 
 
 def test_unknown_game_is_named() -> None:
-    with pytest.raises(KeyError, match="known: hannibal"):
+    with pytest.raises(KeyError, match=r"known: .*hannibal"):
         get_game("chess")
