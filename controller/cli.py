@@ -160,8 +160,8 @@ def demo(args: argparse.Namespace) -> int:
     from controller.screen import Screen
 
     info = game_info(args.game)
-    if not info.bots:
-        raise UsageError(f"{info.name} has no bots, so no bot demo: play it with 'boardkeeper play {info.name}'")
+    if info.scripted is None:
+        raise UsageError(f"{info.name} has no simulated table yet: play it with 'boardkeeper play {info.name}'")
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
     if not 0.0 <= args.line_noise <= 0.5:
@@ -177,7 +177,9 @@ def demo(args: argparse.Namespace) -> int:
         options = info.options(sim=True, players=args.players)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    bots = _bots(info, seats, args.seat)
+    if args.seat and not info.bots:
+        raise UsageError(f"{info.name} has no bots: its scripted players play every seat")
+    bots = _bots(info, seats, args.seat) if info.bots else {}
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 

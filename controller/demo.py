@@ -62,7 +62,8 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
 
     table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
                         seed=seed, echo=stamped, options=info.options(sim=True) if options is None else options)
-    kinds = dict(seats or dict.fromkeys(table.flow.game.players, "heuristic"))
+    default = dict.fromkeys(table.flow.game.players, "heuristic") if info.bots else {}  # no bots: scripted people
+    kinds = dict(seats or default)
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
     players = scripted_players(prof.game)(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
     table.loop.add_source(players.poll)

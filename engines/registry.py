@@ -193,6 +193,6 @@ register(
         # the Honor tray is the matrix; one button per faction names who plays or who won a battle
         buttons=("OK", "NEXT", "PREV", "BACK", *(f"faction:{f}" for f in ("rome-silver", "rome-copper",
                                                                          "carthage-silver", "carthage-copper"))),
-        evaluator=None,  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
+        bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
     )
 )

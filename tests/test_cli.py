@@ -23,7 +23,7 @@ def test_bad_mistake_rate_is_refused(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_unknown_game_is_refused() -> None:
     result = _run("demo", "chess")
-    assert result.returncode == 2 and result.stderr.startswith("error: unknown game 'chess' (known: hannibal")
+    assert result.returncode == 2 and result.stderr.startswith("error: unknown game 'chess' (known: ")
     assert result.stderr.count("\n") == 1
 
 
