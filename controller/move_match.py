@@ -115,8 +115,8 @@ def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[s
         if i < len(extra):
             out.append(f"lift {label(extra[i])}")
         if i < len(missing):
-            _, n = expected[missing[i]]
-            out.append(f"put {n} on {label(missing[i])}")
+            owner, n = expected[missing[i]]
+            out.append(f"put {n} {owner} on {label(missing[i])}")
     return tuple(out)
 
 

@@ -228,7 +228,7 @@ class Referee:
 
     def stuck_location(self) -> str | None:
         """A fix-up list unchanged for STUCK_S: the first location it names may have a sensor stuck closed
-        ("lift N" that never clears) or dead ("put N on X" that never registers)."""
+        ("lift N" that never clears) or dead ("put N yellow on X" that never registers)."""
         if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
             return None
         wrong = self.seen() ^ (self.projection().before_set - self.ignored)

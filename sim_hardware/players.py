@@ -179,7 +179,7 @@ class ScriptedTable(Hands):
                 cell = self._cell(rest[0])
                 self._act(0.3, partial(self._set_count, cell, 0), instruction)
             elif verb == "put":
-                self._act(0.3, partial(self._set_count, self._cell(rest[2]), int(rest[0])), instruction)
+                self._act(0.3, partial(self._set_count, self._cell(rest[-1]), int(rest[0])), instruction)
 
     # -- physical actions ---------------------------------------------------------------------------------
 

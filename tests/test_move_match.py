@@ -57,11 +57,11 @@ def test_nothing_fits_gives_paired_instructions() -> None:
     sensed = _board(s, minus=(12,), plus=(20,))
     assert move_match(_proj(s), sensed, {"pos:12", "pos:20"}).kind is Kind.PENDING
     m = move_match(_proj(s), sensed, {"pos:12", "pos:20"}, settled=True)
-    assert m.kind is Kind.FIXUP and m.fixups == ("lift 20", "put 1 on 12")
+    assert m.kind is Kind.FIXUP and m.fixups == ("lift 20", "put 1 yellow on 12")
 
 
 def test_fixup_list_for_a_whole_setup() -> None:
     from engines.hannibal import new_game
 
     out = fixup_list(new_game().occupancy(), frozenset({"pos:5"}))
-    assert out[:2] == ("lift 5", "put 4 on 0") and "put 4 on 48" in out
+    assert out[:2] == ("lift 5", "put 4 yellow on 0") and "put 4 blue on 48" in out

@@ -104,7 +104,7 @@ def test_a_wrong_board_gets_a_fixup_list_only_after_the_grace_period() -> None:
 def test_setup_lists_the_fixups_at_once_and_is_ready_when_the_board_matches() -> None:
     b = Bench()
     b.sense("spot:a", False)
-    assert b.judge(Stage.SETUP, moves_allowed=False) == (Call.FIXUP, (), ("put 1 on a",))
+    assert b.judge(Stage.SETUP, moves_allowed=False) == (Call.FIXUP, (), ("put 1 p on a",))
     b.sense("spot:a", True)
     assert b.judge(Stage.SETUP, moves_allowed=False)[0] is Call.READY
 
@@ -144,7 +144,7 @@ def test_after_a_takeback_the_board_must_follow_before_any_move() -> None:
     b.ref.new_position()
     b.game = Tiny("spot:a")  # taken back
     b.ref.taken_back()
-    assert b.ref.follow() == ("lift b", "put 1 on a") and b.ref.restoring
+    assert b.ref.follow() == ("lift b", "put 1 p on a") and b.ref.restoring
     b.sense("spot:b", False)
     assert b.judge(placed=False)[0] is Call.FIXUP  # still following: no move judged meanwhile
     b.sense("spot:a", True)

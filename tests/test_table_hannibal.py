@@ -24,9 +24,9 @@ def test_set_up_board_leads_to_the_first_roll(table: Harness) -> None:
 def test_an_empty_board_gets_setup_instructions(tmp_path: Path) -> None:
     t = Harness(tmp_path / "j.jsonl", set_up=False)
     assert t.phase is Phase.SETUP
-    assert "put 4 on 0" in t.text and "put 4 on 48" in t.text
+    assert "put 4 yellow on 0" in t.text and "put 4 blue on 48" in t.text
     t.place(0, 4)
-    assert "put 4 on 0" not in t.text
+    assert "put 4 yellow on 0" not in t.text
 
 
 def test_roll_button_rolls_and_journals_before_showing(table: Harness) -> None:
@@ -142,7 +142,7 @@ def test_menu_move_without_sensors_then_board_follows(table: Harness) -> None:
     table.press("OK")
     assert table.moves()[-1] == "12-17"
     table.run(3.5)
-    assert "put 1 on 17" in table.text
+    assert "put 1 yellow on 17" in table.text
 
 
 def test_a_piece_held_in_the_hand_is_asked_about_not_applied(table: Harness) -> None:

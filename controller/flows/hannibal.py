@@ -415,7 +415,8 @@ class HannibalFlow:
         phase = self.state
         notice = (self.notice,) if self.notice else ()
         if phase is Phase.SETUP:
-            return Screen("Set up the board", (*notice, *(self.fixups or ("Board OK",))), footer="Hannibal")
+            state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
+            return Screen("Set up the board", (*notice, *state), footer="Hannibal")
         if phase is Phase.FIXUP:
             return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
         if phase is Phase.DICE:
