@@ -156,7 +156,7 @@ def _bots(info: GameInfo, seats: tuple[str, ...], given: list[str]) -> dict[str,
 def demo(args: argparse.Namespace) -> int:
     import tempfile
 
-    from controller.demo import DemoTooLongError, run_demo
+    from controller.demo import DemoStalledError, DemoTooLongError, run_demo
     from controller.screen import Screen
 
     info = game_info(args.game)
@@ -191,7 +191,7 @@ def demo(args: argparse.Namespace) -> int:
             result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
                               mistakes=args.mistakes, echo=echo, profile=profile, options=options,
                               line_noise=args.line_noise if bridge else None)
-        except DemoTooLongError as e:
+        except (DemoTooLongError, DemoStalledError) as e:
             raise UsageError(str(e)) from None
         table = result.table
         print(f"winner: {result.outcome}  journal lines: {table.journal.seq}  "

@@ -22,6 +22,10 @@ class DemoTooLongError(RuntimeError):
     """The simulated game did not end: a flow or player bug, never a silent success."""
 
 
+class DemoStalledError(RuntimeError):
+    """One fault keeps coming and nothing can be saved (a full disk): the demo cannot go on."""
+
+
 @dataclass
 class DemoResult:
     table: Table
@@ -72,7 +76,11 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     start = clock.now()
     table.flow.start()
     table.loop.run(until=lambda: (table.finished() and players.idle())
-                   or clock.now() - start > max_seconds)
+                   or clock.now() - start > max_seconds or table.faults.stalled() is not None)
+    stalled = table.faults.stalled()
+    if stalled is not None:
+        table.journal.close()
+        raise DemoStalledError(f"{stalled} (said {table.faults.counts[stalled]} times; nothing saved since)")
     if not table.finished():
         raise DemoTooLongError(f"no winner after {max_seconds:.0f} simulated seconds "
                                f"(phase {table.flow.phase.value}, journal line {table.journal.seq})")

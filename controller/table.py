@@ -60,6 +60,37 @@ def scripted_players(game: str) -> Any:
     return load_ref(info.scripted)
 
 
+class FaultLog:
+    """Where the flows report faults: each distinct message is logged once, then with a count at 10, 100,
+    1000... repeats, so a full disk retried every turn does not flood the log; and it can tell when one
+    fault stands while nothing gets journaled (``stalled``)."""
+
+    STALLED_S = 120.0  # a fault this old, with not one line saved since, stops a demo
+
+    def __init__(self, seq: Callable[[], int], now: Callable[[], float]) -> None:
+        self._seq = seq
+        self._now = now
+        self.counts: dict[str, int] = {}
+        self._since: dict[str, tuple[int, float]] = {}  # journal length and time when first seen
+
+    def __call__(self, message: str) -> None:
+        n = self.counts.get(message, 0) + 1
+        self.counts[message] = n
+        if n == 1:
+            self._since[message] = (self._seq(), self._now())
+            log.warning("%s", message)
+        elif n in (10, 100, 1000, 10000, 100000):
+            log.warning("%s (%d times so far)", message, n)
+
+    def stalled(self) -> str | None:
+        """A fault that has stood for ``STALLED_S`` with not one journal line saved since it first came."""
+        seq, now = self._seq(), self._now()
+        for message, (since_seq, since) in self._since.items():
+            if since_seq == seq and now - since >= self.STALLED_S:
+                return message
+        return None
+
+
 @dataclass
 class Table:
     profile: Profile
@@ -70,6 +101,7 @@ class Table:
     flow: Flow
     journal: Journal
     resumed: bool
+    faults: FaultLog
 
     def finished(self) -> bool:
         return bool(self.flow.game.is_over())
@@ -263,14 +295,12 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     if info.flow is None:
         raise JournalError(f"{journal_path}: the table has no flow for {info.name}")
     opened = open_journal(journal_path, profile.game, dict(options or {}), seed)
-
-    def warn(message: str) -> None:
-        log.warning("%s", message)
+    faults = FaultLog(lambda: opened.journal.seq, loop.clock.now)
 
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,
-                                                  opened.history, warn))
+                                                  opened.history, faults))
     loop.set_handler(flow.handle)
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:
             loop.post(fault)
-    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed)
+    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults)

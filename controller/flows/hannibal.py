@@ -346,7 +346,7 @@ class HannibalFlow:
         try:
             self.journal.append(player, move, state.to_json())
         except JournalWriteError as e:
-            self._log(str(e.strerror))
+            self._log(e.strerror or str(e))
             self.notice = e.notice
             self.redraw()
             return False
