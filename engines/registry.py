@@ -125,3 +125,20 @@ register(
         candidates="engines.scipio.heuristic:candidates",
     )
 )
+
+
+register(
+    GameInfo(
+        name="hannipe",
+        title="Hannipe!",
+        players=("p1", "p2", "p3", "p4"),
+        min_players=2,
+        max_players=7,
+        chance=True,
+        hidden=True,
+        sensing=("matrix", "buttons"),
+        module="engines.hannipe",
+        buttons=("OK", "NEXT", "PREV", "BACK"),
+        evaluator="engines.hannipe.heuristic:evaluate",
+    )
+)

@@ -19,10 +19,12 @@ def test_contract_over_random_play(name: str) -> None:
     module = info.load()
     state: GameState = info.new_game()
     assert isinstance(state, GameState)
+    owners = set(info.players) | set(getattr(module, "OWNERS", ()))  # Hannipe's pawns are horses, not seats
     rng = random.Random(11)
     for _ in range(300):
         if state.is_over():
-            assert state.current_player is None and state.winner in info.players
+            shared = sum(r > 0 for r in state.returns().values()) > 1  # Hannipe: a tie for most coins
+            assert state.current_player is None and (state.winner in info.players or shared)
             break
         data = state.to_json()
         assert json.loads(json.dumps(data)) == data  # JSON-serialisable as it is
@@ -41,7 +43,7 @@ def test_contract_over_random_play(name: str) -> None:
         state.apply(move)
         assert copy != state or copy.to_json() == state.to_json()
         for loc, (owner, count) in state.occupancy().items():
-            assert isinstance(loc, str) and owner in info.players and count > 0
+            assert isinstance(loc, str) and owner in owners and count > 0
     assert callable(module.new_game)
 
 

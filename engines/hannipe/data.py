@@ -63,9 +63,12 @@ def card_text(card: Card) -> str:
     return f"{card[0]}:{card[1]}"
 
 
-def card_sort_key(card: Card) -> tuple[int, int]:
+CARD_RANK: Final = {(h, f): i * len(FACES) + j for i, h in enumerate(HORSES) for j, f in enumerate(FACES)}
+
+
+def card_sort_key(card: Card) -> int:
     """Sheet order, then face order: hands are kept sorted so equal hands compare equal."""
-    return HORSES.index(card[0]), FACES.index(card[1])
+    return CARD_RANK[card]
 
 
 def leader_of(players: tuple[str, ...], race: int) -> str:

@@ -17,6 +17,7 @@ whether a well-formed move is allowed now is the state's business (``IllegalMove
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from engines.base import InvalidMoveError, Move
@@ -51,7 +52,10 @@ class Action(Move):
 
 TURN: Final = Action("turn")
 
+# The constructors below are cached: bots build the same few hundred moves millions of times.
 
+
+@cache
 def programme(number: int) -> Action:
     return Action("programme", number=number)
 
@@ -60,14 +64,17 @@ def shuffle(horses: tuple[str, ...]) -> Action:
     return Action("shuffle", horses=horses)
 
 
+@cache
 def deal(seat: str, card: Card) -> Action:
     return Action("deal", seat, card[0], card[1])
 
 
+@cache
 def bet(seat: str, horse: str) -> Action:
     return Action("bet", seat, horse)
 
 
+@cache
 def tip(seat: str, horse: str, face: str) -> Action:
     return Action("tip", seat, horse, face)
 

@@ -11,7 +11,7 @@ played), so a state read from JSON cannot disagree with itself about whose turn 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from bisect import insort
 from collections.abc import Mapping
 from functools import cache
 from itertools import permutations
@@ -46,6 +46,10 @@ LOCATIONS: Final = tuple(f"lane:{h}:{row}" for h in HORSES for row in range(1, R
 CHANCE_STEPS: Final = ("programme", "shuffle", "deal")
 _PROGRAMME_OUTCOMES: Final = tuple((programme(n), 1 / len(PROGRAMMES)) for n in PROGRAMMES)
 _NO_VALUES: Final[Mapping[str, int]] = {}
+_DECKS: Final = {n: {(h, f): COPIES[f] for h in values for f in FACES} for n, values in PROGRAMMES.items()}
+"""Per programme, the tip cards a race uses: 7 per starter."""
+_DEALS: Final = {seat: {(h, f): deal(seat, (h, f)) for h in HORSES for f in FACES} for seat in SEATS}
+"""Every deal outcome built once: a race's deal is twenty-odd chance events, and MCTS walks them often."""
 
 
 def location(horse: str, row: int) -> str:
@@ -90,6 +94,7 @@ class State:
         self.bets: dict[str, str | None] = {p: None for p in self.players}
         self.hands: dict[str, list[Card]] | None = {p: [] for p in self.players} if self.cards == "deal" else None
         self.played: list[tuple[str, str, str]] = []  # (seat, horse, face) in play order, this race
+        self._seats = turn_order(self.players, self.leader)
 
     # -- reading the position ---------------------------------------------------------------------------
 
@@ -155,18 +160,25 @@ class State:
             raise ValueError("cards='table': the players hold their own tip cards")
         return list(self.hands[seat])
 
-    def unplayed(self) -> Counter[Card]:
+    def unplayed(self) -> dict[Card, int]:
         """This race's starters' tip cards not played yet, by kind (in hands or never dealt)."""
-        left: Counter[Card] = Counter({(h, f): COPIES[f] for h in self.values for f in FACES})
-        left.subtract((h, f) for _, h, f in self.played)
+        left = dict(_DECKS[self.programme]) if self.programme is not None else {}
+        for _, h, f in self.played:
+            left[h, f] -= 1
         return left
 
-    def undealt(self) -> Counter[Card]:
+    def undealt(self) -> dict[Card, int]:
         left = self.unplayed()
         if self.hands is not None:
             for cards in self.hands.values():
-                left.subtract(cards)
+                for card in cards:
+                    left[card] -= 1
         return left
+
+    def _copies_out(self, card: Card) -> int:
+        """Cards of one kind already dealt or played this race (a quick check for each deal)."""
+        dealt = sum(hand.count(card) for hand in self.hands.values()) if self.hands is not None else 0
+        return dealt + sum(1 for _, h, f in self.played if (h, f) == card)
 
     def describe(self) -> str:
         """What the game waits for, in words (error messages, screens)."""
@@ -197,7 +209,8 @@ class State:
         if s == "deal":
             left = self.undealt()
             total = sum(left.values())
-            return [(deal(self._due, card), n / total) for card, n in sorted(left.items()) if n > 0]
+            moves = _DEALS[self._due]
+            return [(moves[card], n / total) for card, n in left.items() if n > 0]
         return []
 
     def legal_moves(self) -> list[Move]:
@@ -249,7 +262,7 @@ class State:
         if k in ("deal", "tip") and move.face not in FACES:
             return f"no tip card face {move.face!r}"
         card = (move.horse, move.face)
-        if k == "deal" and self.undealt()[card] <= 0:
+        if k == "deal" and self._copies_out(card) >= COPIES[move.face]:
             return f"no {card_text(card)} card left to deal"
         if k == "tip":
             if self.hands is not None and card not in self.hands[who]:
@@ -273,9 +286,7 @@ class State:
             self.shuffle = move.horses
         elif k == "deal":
             assert self.hands is not None
-            hand = self.hands[move.seat]
-            hand.append((move.horse, move.face))
-            hand.sort(key=card_sort_key)
+            insort(self.hands[move.seat], (move.horse, move.face), key=card_sort_key)
         elif k == "bet":
             self.bets[move.seat] = move.horse
         elif k == "turn":
@@ -313,7 +324,6 @@ class State:
 
     def _settle(self) -> None:
         """Derive the step and the seat it concerns from the race fields."""
-        self._seats = turn_order(self.players, self.leader)
         n, seats = len(self.values), self._seats
         self._due: str = self.leader
         if self.winners:
@@ -380,8 +390,9 @@ class State:
                 out.bets[seat] = rng.choice(starters)
         if out.hands is not None and player in out.hands:
             unseen = self.unplayed()
-            unseen.subtract(out.hands[player])
-            pool = sorted(unseen.elements(), key=card_sort_key)
+            for card in out.hands[player]:
+                unseen[card] -= 1
+            pool = [card for card, n in unseen.items() for _ in range(n)]
             rng.shuffle(pool)
             for seat, hand in out.hands.items():
                 if seat != player:
@@ -423,6 +434,7 @@ class State:
         s.players, s.cards, s.coins, s.race, s.winners = f.players, f.cards, f.coins, f.race, f.winners
         s.last_race, s.programme, s.order, s.shuffle, s.round = f.last_race, f.programme, f.order, f.shuffle, f.round
         s.bets, s.hands, s.played = f.bets, f.hands, f.played
+        s._seats = turn_order(s.players, s.leader)
         s._settle()
         if s.current_player != f.to_move:
             raise ValueError(f"to_move: the other fields give {s.current_player!r}, got {f.to_move!r}")
