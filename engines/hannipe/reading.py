@@ -163,7 +163,11 @@ def _check_end(f: Fields) -> None:
     if (r is None) != (f.race == 1 and not f.winners):
         raise ValueError("last_race: null exactly until the first payout")
     if r is None:
+        if any(f.coins.values()):
+            raise ValueError(f"coins: only payouts give coins, and no race is paid yet: {f.coins}")
         return
+    if any(f.coins[seat] < paid for seat, paid in r.paid.items()):
+        raise ValueError(f"coins: fewer than the last race paid ({dict(r.paid)}): {f.coins}")
     if r.race != f.race - (0 if f.winners else 1):
         raise ValueError(f"last_race.race: expected the race before {f.race} (or {f.race} at game end), got {r.race}")
     if f.winners and f.programme is not None:
