@@ -381,7 +381,7 @@ class State:
         yet turned, the other seats' bets (uniformly among the starters) and, when the engine deals, the
         other seats' hands (from the cards neither played nor in ``player``'s hand)."""
         out = self.clone()
-        rest = list(self.shuffle[self.round:])
+        rest = sorted(self.shuffle[self.round:], key=HORSES.index)  # the true order must not leak into the draw
         rng.shuffle(rest)
         out.shuffle = self.shuffle[:self.round] + tuple(rest)
         starters = self.starters
