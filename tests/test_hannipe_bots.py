@@ -14,7 +14,7 @@ from test_hannipe_rules import play
 from engines.bots import HeuristicBot, MCTSBot, RandomBot, play_game
 from engines.bots.match import Bot
 from engines.hannipe import State, new_game
-from engines.hannipe.heuristic import evaluate, win_chances
+from engines.hannipe.heuristic import evaluate
 from engines.registry import get_game
 
 DEAL = ("programme 8", "shuffle pepite,vertige,grisette,cocotte",
@@ -56,11 +56,12 @@ def test_tips_push_the_backed_horse_when_the_turned_card_is_low() -> None:
             "deal p2 cocotte:2", "deal p1 vertige:2", "deal p2 cocotte:2", "deal p1 vertige:1",
             "deal p2 cocotte:1", "deal p1 grisette:2", "deal p2 grisette:1", "deal p1 vertige:c")
     s = play(new_game(players=2, cards="deal"), *deal, "bet p2 cocotte", "bet p1 vertige", "turn")
-    assert s.turned == ("pepite",)  # value 0: cocotte 2 gains the full two places now
-    before = win_chances(s)["cocotte"]
-    assert choices(s).most_common(1)[0][0] == "tip p2 cocotte 2"
-    after = play(s.clone(), "tip p2 cocotte 2")
-    assert win_chances(after)["cocotte"] > before
+    assert s.turned == ("pepite",)  # value 0: a cocotte card gains its full value now
+    picked = choices(s)
+    # cocotte 1 leads as well as cocotte 2 would (a horse alone in front cannot gain) and keeps the 2
+    assert picked == Counter({"tip p2 cocotte 1": 12})
+    after = play(s.clone(), "tip p2 cocotte 1")
+    assert after.order[0] == ("cocotte",)
 
 
 def test_a_won_game_outranks_everything() -> None:

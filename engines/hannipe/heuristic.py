@@ -28,7 +28,7 @@ from engines.hannipe.state import State
 COIN: Final = 10.0
 WIN: Final = 100.0
 RIVAL_WEIGHT: Final = 0.5
-SPREAD: Final = (0.6, 0.3)  # softmax temperature: base + per square root of the tips still to play
+SPREAD: Final = (0.3, 0.15)  # softmax temperature: base + per square root of the tips still to play
 
 
 def evaluate(state: State, player: str) -> float:
