@@ -89,7 +89,7 @@ def test_heuristic_beats_three_random_players_far_above_a_fair_share() -> None:
     for seed in range(games):
         bots, seat = _four_seats(seed, HeuristicBot(random.Random(seed)))
         end = play_game(new_game(players=4, cards="deal"), bots, random.Random(seed)).state
-        wins += seat in end.winners  # type: ignore[attr-defined]
+        wins += end.returns()[seat] > 0
     assert wins / games >= 0.5  # a fair share is about 0.25
 
 
