@@ -23,6 +23,8 @@ Rules: ``shared/rules/hannipe.md``; its interpretations I-1..I-7 are cited where
 - G-8: ``to_json()`` adds three keys to the digest's: ``shuffle`` (the whole horse-card order, turned or
   not), ``hands`` (seat -> sorted ``"horse:face"`` cards, ``null`` with ``cards="table"``) and ``played``
   (this race's tips as ``[seat, horse, face]`` in play order). ``from_json`` requires exactly these keys.
+- G-9: ``new_game`` rejects a bad ``players`` or ``cards`` value with ``ValueError``; an unknown option name
+  is a ``TypeError``, as with the other engines (the journal reports both as bad options).
 """
 
 from engines.hannipe.data import COLOURS, FACES, HORSES, NAMES, PROGRAMMES

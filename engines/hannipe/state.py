@@ -388,9 +388,9 @@ class State:
         for seat, horse in self.bets.items():
             if seat != player and horse is not None:
                 out.bets[seat] = rng.choice(starters)
-        if out.hands is not None and player in out.hands:
+        if out.hands is not None:
             unseen = self.unplayed()
-            for card in out.hands[player]:
+            for card in out.hands.get(player, ()):
                 unseen[card] -= 1
             pool = [card for card, n in unseen.items() for _ in range(n)]
             rng.shuffle(pool)
