@@ -1,7 +1,8 @@
 """A hand-made evaluation of Hannipe! positions for the heuristic and MCTS bots.
 
-Value for a seat = its expected coins after this race minus half the best rival's, in tenths of a coin
-scale so that the MCTS squashing (``scale`` 40) still tells one coin from none.
+Value for a seat = its expected coins after this race minus half the best rival's, at ten points a coin
+so that the MCTS squashing (``scale`` 40) still tells one coin from none. A finished game is worth
+``WIN`` times the seat's share of the win, or ``-WIN`` for a loser: beyond any race in progress.
 
 Expected coins come from a win chance per starter: a softmax over a "reach" = minus its line index plus
 the places it should still make. Those are its horse card's value if not turned yet, plus every tip card
@@ -124,5 +125,5 @@ def _average_tips(reach: dict[str, float], state: State, count: int, rounds: lis
         return
     mean_round = sum(rounds) / len(rounds)
     for (horse, face), n in unseen.items():
-        worth = 2.5 if face == CRAVACHE else float(face)
+        worth = 2.5 if face == CRAVACHE else float(face)  # a cravache: 2, or 3 in the last round
         reach[horse] += count * n * (worth - mean_round) / total

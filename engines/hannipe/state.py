@@ -129,10 +129,6 @@ class State:
         return None if self._step in CHANCE_STEPS or self._step == "over" else self._due
 
     @property
-    def to_move(self) -> str | None:
-        return self.current_player
-
-    @property
     def winner(self) -> str | None:
         """The single winner; ``None`` while the game goes on and when several seats share the win."""
         return self.winners[0] if len(self.winners) == 1 else None
@@ -324,7 +320,8 @@ class State:
 
     def _settle(self) -> None:
         """Derive the step and the seat it concerns from the race fields."""
-        n, seats = len(self.values), self._seats
+        seats = self._seats
+        dealt = len(self.played) + (sum(map(len, self.hands.values())) if self.hands is not None else 0)
         self._due: str = self.leader
         if self.winners:
             self._step = "over"
@@ -332,8 +329,7 @@ class State:
             self._step = "programme"
         elif not self.shuffle:
             self._step = "shuffle"
-        elif self.hands is not None and (dealt := sum(map(len, self.hands.values())) + len(self.played)) < n * len(
-                seats):
+        elif self.hands is not None and dealt < len(self.values) * len(seats):
             self._step, self._due = "deal", seats[dealt % len(seats)]
         elif None in self.bets.values():
             self._step, self._due = "bet", seats[sum(b is not None for b in self.bets.values())]
