@@ -1,6 +1,6 @@
 """Bot strength over seeded games, seats alternating.
 
-``python -m bench.strength [GAMES] [ITER] [--game hannibal|scipio|all] [--mcts-games N]``
+``python -m bench.strength [GAMES] [ITER] [--game hannibal|scipio|hannipe|all] [--mcts-games N] [--players N]``
 
 Hannibal (the default game), issue 2's targets: the heuristic bot beats the random bot in at least 80 % of
 200 games; MCTS with a small budget beats the heuristic bot more often than not.
@@ -9,6 +9,10 @@ Scipio: the same three pairings. Its cards are hidden, so the heuristic and MCTS
 determinizations (Rome's pending cards or organisation resampled when Carthage decides), never over the
 real hidden state. MCTS games cost far more than heuristic ones (about 7 s a game at 64 iterations), so
 ``--mcts-games`` sets a smaller sample for the two MCTS pairings (default: GAMES).
+
+Hannipe!: the bot under test takes one seat of a ``--players`` table (default 4, engine-dealt cards), moving
+round the table game by game, against copies of the other bot; a shared win counts as a win, so a bot no
+better than the others wins a little over 1/players of the games. Its time per decision is reported too.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engines import hannibal, scipio
-from engines.base import GameState
-from engines.bots import HeuristicBot, MCTSBot, RandomBot, win_rate
+from engines import hannibal, hannipe, scipio
+from engines.base import GameState, Move
+from engines.bots import HeuristicBot, MCTSBot, RandomBot, play_game, win_rate
 from engines.bots.match import Bot
 
 BotMaker = Callable[[random.Random], Bot]
@@ -53,29 +57,61 @@ def match(a: BotMaker, b: BotMaker, games: int, game: str = "hannibal") -> float
                     games)
 
 
-def report(game: str, games: int, iterations: int, mcts_games: int) -> None:
+class _Timed:
+    """A bot whose decision times are kept, so the report can give a percentile."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+
+    def choose(self, state: GameState) -> Move:
+        start = time.perf_counter()
+        move = self.bot.choose(state)
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+def table_match(a: BotMaker, b: BotMaker, games: int, players: int, times: list[float]) -> float:
+    """Hannipe!: share of games ``a`` wins (alone or shared) against ``players - 1`` copies of ``b``."""
+    wins = 0
+    for seed in range(games):
+        seat = f"p{seed % players + 1}"
+        bots: dict[str, Bot] = {f"p{i}": b(random.Random(seed * 10 + i)) for i in range(1, players + 1)}
+        bots[seat] = _Timed(a(random.Random(seed * 10)), times)
+        end = play_game(hannipe.new_game(players=players, cards="deal"), bots, random.Random(seed)).state
+        wins += end.returns()[seat] > 0
+    return wins / games
+
+
+def report(game: str, games: int, iterations: int, mcts_games: int, players: int = 4) -> None:
     pairs: list[tuple[str, BotMaker, BotMaker, int]] = [
         ("heuristic vs random", HeuristicBot, RandomBot, games),
         (f"mcts({iterations}) vs random", lambda r: MCTSBot(r, iterations), RandomBot, mcts_games),
         (f"mcts({iterations}) vs heuristic", lambda r: MCTSBot(r, iterations), HeuristicBot, mcts_games),
     ]
-    print(f"== {game}", flush=True)
+    print(f"== {game}" + (f" ({players} players)" if game == "hannipe" else ""), flush=True)
     for name, a, b, n in pairs:
         start = time.perf_counter()
-        rate = match(a, b, n, game)
+        times: list[float] = []
+        rate = table_match(a, b, n, players, times) if game == "hannipe" else match(a, b, n, game)
         seconds = time.perf_counter() - start
-        print(f"{name:28s} {rate:6.1%} of {n} games  ({seconds:.0f} s, {seconds / n:.2f} s/game)", flush=True)
+        per_move = ""
+        if times:  # the bot under test's decisions (hannipe only)
+            times.sort()
+            median, p95 = times[len(times) // 2] * 1e3, times[len(times) * 95 // 100] * 1e3
+            per_move = f", {median:.1f} ms median, {p95:.1f} ms p95 a decision"
+        print(f"{name:28s} {rate:6.1%} of {n} games  ({seconds:.0f} s, {seconds / n:.2f} s/game{per_move})", flush=True)
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.strength", description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=200, help="games per pairing (default 200)")
     parser.add_argument("iterations", nargs="?", type=int, default=64, help="MCTS iterations (default 64)")
-    parser.add_argument("--game", choices=[*GAMES, "all"], default="hannibal")
+    parser.add_argument("--game", choices=[*GAMES, "hannipe", "all"], default="hannibal")
     parser.add_argument("--mcts-games", type=int, default=None, help="games for the MCTS pairings (default GAMES)")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 8), help="hannipe: seats (default 4)")
     args = parser.parse_args(argv)
-    for game in GAMES if args.game == "all" else [args.game]:
-        report(game, args.games, args.iterations, args.mcts_games or args.games)
+    for game in [*GAMES, "hannipe"] if args.game == "all" else [args.game]:
+        report(game, args.games, args.iterations, args.mcts_games or args.games, args.players)
 
 
 if __name__ == "__main__":

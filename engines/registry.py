@@ -196,3 +196,23 @@ register(
         bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
     )
 )
+
+
+register(
+    GameInfo(
+        name="hannipe",
+        title="Hannipe!",
+        players=tuple(f"p{i}" for i in range(1, 8)),  # seats of the largest table; a game has the first N
+        min_players=2,
+        max_players=7,
+        chance=True,
+        hidden=True,
+        sensing=("matrix", "buttons"),
+        module="engines.hannipe",
+        buttons=("OK", "NEXT", "PREV", "BACK"),
+        evaluator="engines.hannipe.heuristic:evaluate",
+        player_option="players",
+        demo_options={"cards": "deal"},  # bots are dealt their tip cards by the table
+        table_options={"cards": "table"},  # people hold the physical cards; the table counts what is unplayed
+    )
+)

@@ -19,9 +19,10 @@ def test_contract_over_random_play(name: str) -> None:
     module = info.load()
     # a game may have seatless table decisions and rank its players instead of naming one winner
     table = getattr(module, "TABLE_DECISIONS", False)
-    owners = getattr(module, "OWNERS", info.players)  # e.g. a side holding a province jointly
     state: GameState = info.new_game()
     assert isinstance(state, GameState)
+    # pieces may belong to a side holding a province jointly (Factional) or to horses (Hannipe's pawns)
+    owners = set(info.players) | set(getattr(module, "OWNERS", ()))
     rng = random.Random(11)
     for _ in range(300):
         if state.is_over():
@@ -29,7 +30,8 @@ def test_contract_over_random_play(name: str) -> None:
             if table:
                 assert sorted(state.ranking()) == sorted(info.players) and state.winner is not None
             else:
-                assert state.winner in info.players
+                shared = sum(r > 0 for r in state.returns().values()) > 1  # Hannipe: a tie for most coins
+                assert state.winner in info.players or shared
             break
         data = state.to_json()
         assert json.loads(json.dumps(data)) == data  # JSON-serialisable as it is
