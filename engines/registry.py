@@ -125,3 +125,21 @@ register(
         candidates="engines.scipio.heuristic:candidates",
     )
 )
+
+
+register(
+    GameInfo(
+        name="cannonball",
+        title="Cannon Ball (1968)",
+        players=("blue", "gray"),
+        min_players=2,
+        max_players=2,
+        chance=True,
+        hidden=False,
+        sensing=("matrix", "buttons"),
+        module="engines.cannonball",
+        buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
+        evaluator="engines.cannonball.heuristic:evaluate",
+        candidates="engines.cannonball.heuristic:candidates",
+    )
+)
