@@ -65,5 +65,5 @@ def test_bad_text_and_stale_moves_raise_value_errors(name: str) -> None:
 
 
 def test_unknown_game_is_named() -> None:
-    with pytest.raises(KeyError, match="known: .*hannibal"):
+    with pytest.raises(KeyError, match=r"known: .*hannibal"):
         get_game("chess")
