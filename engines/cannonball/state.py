@@ -44,6 +44,7 @@ from engines.cannonball.board import (
 )
 from engines.cannonball.movelist import MoveList
 from engines.cannonball.moves import (
+    END,
     MARCH,
     REBUILD,
     SHOOT,
@@ -248,7 +249,8 @@ class State:
         return out
 
     def apply(self, move: Move) -> None:
-        if move not in self.legal_moves():
+        # ``end`` is always legal in a march: bots end many hypothetical marches, spare them the generation
+        if not (move is END and self.phase == MARCHING) and move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
         self._legal = None
         if self.phase == MARCHING:
