@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from engines.cannonball.state import State
 
 _STEP: Final = tuple({j: step(i, j) for j in (*NEIGHBOURS[i], *(b for _, b in GATE_LINKS[i]))} for i in range(BOXES))
+# per box, (neighbour, move there) pairs: generation filters these instead of building moves
+_TROOPER_NEAR: Final = tuple(tuple((j, _STEP[i][j]) for j in NEIGHBOURS[i]) for i in range(BOXES))
+_TROOPER_WITHIN: Final = tuple(tuple((j, _STEP[i][j]) for j in SECTION_NEIGHBOURS[i]) for i in range(BOXES))
+_CANNON_NEAR: Final = tuple(tuple((j, cannon(i, j)) for j in NEIGHBOURS[i]) for i in range(BOXES))
+_GATE_MOVES: Final = tuple(tuple((g, j, _STEP[i][j], cannon(i, j)) for g, j in GATE_LINKS[i]) for i in range(BOXES))
 _TNT_END: Final = {e: Tnt(end=e) for ends in SITE_ENDS for e in ends}
 _TNT_GATE: Final = tuple(Tnt(gate=g) for g in range(len(GATE_SECTION)))
 
@@ -70,34 +75,32 @@ def _piece_moves(s: State, out: list[Move], blocks: list[EscortBlock]) -> None:
     base = NSEC * p
     busy = contested(s)
     can_cross = s.budget is not None and s.budget >= 2
-    for i in range(BOXES):
-        code = board[i]
+    for i, code in enumerate(board):
         if code != mine_t and code != mine_c:
             continue
-        steps = _STEP[i]
         sec = SECTION_OF[i]
         if sec >= 0 and busy[sec]:  # may move only within the contested section (a cannon cannot)
             if code == mine_t:
-                out.extend(steps[j] for j in SECTION_NEIGHBOURS[i] if not board[j])
+                out += [m for j, m in _TROOPER_WITHIN[i] if not board[j]]
             continue
         if code == mine_t and sec < 0:  # in a fort: an enemy's box may be entered, to remove it
-            out.extend(steps[j] for j in NEIGHBOURS[i] if not board[j] or (board[j] - 1) >> 1 != p)
+            out += [m for j, m in _TROOPER_NEAR[i] if not board[j] or (board[j] - 1) >> 1 != p]
         elif code == mine_t:
-            out.extend(steps[j] for j in NEIGHBOURS[i] if not board[j])
+            out += [m for j, m in _TROOPER_NEAR[i] if not board[j]]
             site = SITE_OF_END[i]
             if can_cross and site >= 0 and bridges >> site & 1 and not board[far_end(site, i)]:
                 out.append(CROSSES[(i, far_end(site, i))])
         elif sec < 0:
-            out.extend(cannon(i, j) for j in NEIGHBOURS[i] if not board[j])
-        for g, j in GATE_LINKS[i]:
+            out += [m for j, m in _CANNON_NEAR[i] if not board[j]]
+        for g, j, trooper_move, cannon_move in _GATE_MOVES[i]:
             if gates[g] != CLOSED and not board[j]:
-                out.append(steps[j] if code == mine_t else cannon(i, j))
+                out.append(trooper_move if code == mine_t else cannon_move)
         if code == mine_c and sec >= 0 and s.troops[base + sec] >= 2:
             sources = tuple(b for b in SECTION_BOXES[sec] if board[b] == mine_t)
             for t in section_neighbours(sec, bridges):
                 empties = tuple(b for b in SECTION_BOXES[t] if not board[b])
                 if s.troops[base + t] >= 2:  # passed between two sections holding two troopers each
-                    out.extend(cannon(i, d) for d in empties)
+                    out += [cannon(i, d) for d in empties]
                 blocks.append(EscortBlock(i, sources, empties))
 
 

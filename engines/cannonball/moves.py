@@ -28,12 +28,20 @@ from engines.cannonball.board import BOX_INDEX, BOX_NAMES, GATE_INDEX, GATES, SI
 
 
 class _Value(Move):
-    """A move compared and hashed by its fields (``_fields()``), immutable after construction."""
+    """A move compared and hashed by its fields (``_fields()``), immutable after construction.
 
-    __slots__ = ()
+    The hash is computed once (``_seal``): legality checks put every legal move of a position in a set.
+    """
+
+    __slots__ = ("_hash",)
+
+    _hash: int
 
     def _fields(self) -> tuple[object, ...]:
         raise NotImplementedError
+
+    def _seal(self) -> None:
+        object.__setattr__(self, "_hash", hash((type(self).__name__, self._fields())))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
@@ -42,7 +50,7 @@ class _Value(Move):
         return type(other) is type(self) and isinstance(other, _Value) and self._fields() == other._fields()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._fields()))
+        return self._hash
 
 
 class Spin(_Value):
@@ -56,6 +64,7 @@ class Spin(_Value):
     def __init__(self, number: int, side: int | None = None) -> None:
         object.__setattr__(self, "number", number)
         object.__setattr__(self, "side", side)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.number, self.side)
@@ -73,6 +82,7 @@ class Word(_Value):
 
     def __init__(self, word: str) -> None:
         object.__setattr__(self, "word", word)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.word,)
@@ -92,6 +102,7 @@ class Step(_Value):
     def __init__(self, src: int, dst: int) -> None:
         object.__setattr__(self, "src", src)
         object.__setattr__(self, "dst", dst)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.src, self.dst)
@@ -122,6 +133,7 @@ class CannonMove(_Value):
         object.__setattr__(self, "src", src)
         object.__setattr__(self, "dst", dst)
         object.__setattr__(self, "escorts", escorts)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.src, self.dst, self.escorts)
@@ -142,6 +154,7 @@ class Tnt(_Value):
     def __init__(self, end: int = -1, gate: int = -1) -> None:
         object.__setattr__(self, "end", end)
         object.__setattr__(self, "gate", gate)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.end, self.gate)
@@ -161,6 +174,7 @@ class GateMove(_Value):
     def __init__(self, close: bool, gate: int) -> None:
         object.__setattr__(self, "close", close)
         object.__setattr__(self, "gate", gate)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.close, self.gate)
@@ -187,6 +201,7 @@ class Action(_Value):
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "odd", odd)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.kind, self.target, self.odd)
@@ -209,6 +224,7 @@ class Blew(_Value):
 
     def __init__(self, site: int) -> None:
         object.__setattr__(self, "site", site)
+        self._seal()
 
     def _fields(self) -> tuple[object, ...]:
         return (self.site,)
