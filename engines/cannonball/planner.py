@@ -227,16 +227,16 @@ def _complete_attack(t: State, sec: int) -> list[Move]:
 
 
 def _walk_out(t: State, sec: int, count: int, goal: tuple[int, ...]) -> list[Move]:
-    """Step up to ``count`` of the mover's troopers out of ``sec`` (after laying TNT there)."""
+    """Walk up to ``count`` of the mover's troopers out of ``sec`` (after laying TNT there), each by the
+    cheapest walk to a box outside it."""
     code = 1 + 2 * t.to_move
     played: list[Move] = []
     for b in sorted((b for b in SECTION_BOXES[sec] if t.board[b] == code), key=lambda b: (goal[b], b)):
-        if len(played) >= count or not t.budget:
+        if count <= 0 or not t.budget:
             break
-        exits = [m for m in t.legal_moves().simple
-                 if isinstance(m, Step) and m.src == b and SECTION_OF[m.dst] != sec and not t.board[m.dst]]
-        if exits:
-            move = min(exits, key=lambda m: (goal[m.dst], m.dst))
-            t.apply(move)
-            played.append(move)
+        prev = reachable(t, b, t.budget)
+        outside = [(cost, goal[d], d) for d, (cost, _) in prev.items() if SECTION_OF[d] != sec]
+        if outside:
+            played += _play(t, walk(prev, min(outside)[2]))
+            count -= 1
     return played
