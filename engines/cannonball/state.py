@@ -317,8 +317,10 @@ class State:
         self.pending = None
         self.start_march(0)
         self.budget = None
-        self.to_move = 1 - p
-        self.phase = OVER if self.winner_index is not None or self.drawn else TURN
+        if self.winner_index is not None or self.drawn:
+            self.phase = OVER  # ``to_move`` stays with the side whose turn ended the game
+        else:
+            self.phase, self.to_move = TURN, 1 - p
 
     def deserted(self, side: int) -> bool:
         """No trooper of ``side`` in its fort or its gate sections (a side with none at all included)."""
