@@ -180,6 +180,8 @@ def test_from_json_rejects_inconsistent_data(change: dict[str, Any], message: st
 def test_from_json_rejects_a_pending_action_that_could_not_be_chosen() -> None:
     with pytest.raises(ValueError, match="could not have been chosen"):
         position(("a1", "k12", "j12", "l12", "k11"), ("l19",), phase="spin", pending="storm south odd")
+    with pytest.raises(ValueError, match="could not have been chosen"):  # a shot was owed
+        position(("a1", "e7"), ("l19",), phase="spin", pending="march", mines={"d": ("blue", "d9")}, tnt=(4, 5))
     with pytest.raises(ValueError, match="pending"):
         position(("a1",), ("l19",), phase="spin")
     with pytest.raises(ValueError):

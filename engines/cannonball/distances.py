@@ -30,13 +30,15 @@ from engines.cannonball.board import (
 
 FAR: Final = 60
 """Stands for "cannot get there": large enough to lose every comparison, small enough to add up."""
+REOPEN: Final = 6
+"""Moves a closed own gate is worth: opening it takes a turn, about one spin."""
 
 
 @cache
 def trooper_map(side: int, target: int, bridges: int, passable: int) -> tuple[int, ...]:
     """Moves a trooper of ``side`` needs from each box into the section ``target``: steps cost 1,
-    crossings 2; it never enters the enemy fort, and leaves its own only by the gates whose bits are set
-    in ``passable``."""
+    crossings 2; it never enters the enemy fort, and leaves its own by a gate, which costs ``REOPEN`` more
+    unless its bit is set in ``passable`` (open or destroyed)."""
     dist = [FAR] * BOXES
     heap = [(0, b) for b in SECTION_BOXES[target]]
     for b in SECTION_BOXES[target]:
@@ -46,7 +48,7 @@ def trooper_map(side: int, target: int, bridges: int, passable: int) -> tuple[in
         if d > dist[b]:
             continue
         links = [(n, 1) for n in NEIGHBOURS[b]]
-        links += [(n, 1) for g, n in GATE_LINKS[b] if GATE_OWNER[g] == side and passable >> g & 1]
+        links += [(n, 1 if passable >> g & 1 else 1 + REOPEN) for g, n in GATE_LINKS[b] if GATE_OWNER[g] == side]
         site = SITE_OF_END[b]
         if site >= 0 and bridges >> site & 1:
             links.append((far_end(site, b), 2))
@@ -77,14 +79,12 @@ def section_map(target: int, bridges: int) -> tuple[int, ...]:
 @cache
 def cannon_map(side: int, target: int, bridges: int, passable: int) -> tuple[int, ...]:
     """Moves a cannon of ``side`` needs from each box to the section ``target``: one per section outside
-    the forts, box steps inside its fort up to a passable gate, one for the gate step."""
+    the forts, box steps inside its fort up to a gate, one for the gate step (and ``REOPEN`` if closed)."""
     secs = section_map(target, bridges)
     dist = [FAR if SECTION_OF[b] < 0 else secs[SECTION_OF[b]] for b in range(BOXES)]
     fort = set(FORT_BOXES[side])
     for g in OWN_GATES[side]:
-        if not passable >> g & 1:
-            continue
-        exit_cost = 1 + secs[GATE_SECTION[g]]
+        exit_cost = 1 + secs[GATE_SECTION[g]] + (0 if passable >> g & 1 else REOPEN)
         inner = [a for a, _ in GATE_PAIRS[g]]
         seen = dict.fromkeys(inner, exit_cost)
         frontier = inner

@@ -31,7 +31,7 @@ from engines.cannonball.board import (
     far_end,
     section_neighbours,
 )
-from engines.cannonball.distances import FAR, cannon_map, section_map, trooper_map
+from engines.cannonball.distances import FAR, REOPEN, cannon_map, section_map, trooper_map
 
 if TYPE_CHECKING:
     from engines.cannonball.state import State
@@ -73,8 +73,8 @@ def _meeting(side: int, cannon: int, target: int, bridges: int, gates_ok: int) -
     if sec >= 0:
         return sec
     secs = section_map(target, bridges)
-    exits = [GATE_SECTION[g] for g in OWN_GATES[side] if gates_ok >> g & 1] or [GATE_SECTION[OWN_GATES[side][0]]]
-    return min(exits, key=lambda e: (secs[e], e))
+    gate = min(OWN_GATES[side], key=lambda g: (secs[GATE_SECTION[g]] + (0 if gates_ok >> g & 1 else REOPEN), g))
+    return GATE_SECTION[gate]
 
 
 def passable(s: State, side: int) -> int:

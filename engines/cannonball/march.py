@@ -63,7 +63,7 @@ def generate(s: State) -> MoveList:
         _piece_moves(s, moves, blocks)
         _tnt_moves(s, moves)
     moves.append(END)
-    if s.crossed >= 0:
+    if s.crossed >= 0:  # I-17
         moves.append(BLEWS[SITE_OF_END[s.crossed]])
     return MoveList(moves, blocks)
 
@@ -214,7 +214,8 @@ def attack_succeeds(t: int, c: int, a: int, k: int) -> bool:
 
 
 def _attack(s: State, sec: int) -> None:
-    """The test after a step into ``sec``: on success the defenders go, an unprotected cannon is taken."""
+    """The test after a step into ``sec`` (every piece of the mover there attacks, I-18): on success the
+    defenders go, an unprotected cannon is taken."""
     p = s.to_move
     mine, theirs = NSEC * p + sec, NSEC * (1 - p) + sec
     t, c = s.troops[theirs], s.cannons[theirs]

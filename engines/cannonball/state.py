@@ -168,7 +168,7 @@ class State:
         return self.phase in (SPIN_OFF_PHASE, SPIN)
 
     def returns(self) -> dict[str, float]:
-        if self.drawn:
+        if self.drawn:  # I-19
             return {p: 0.5 for p in PLAYERS}
         return {p: float(i == self.winner_index) for i, p in enumerate(PLAYERS)}
 
@@ -182,7 +182,7 @@ class State:
 
     def occupancy(self) -> dict[str, tuple[str, int]]:
         """Every occupied box, every standing bridge (its magnet) and every closed gate (the gate stands
-        in its slot; an open or destroyed gate is off the board), with the owner of each."""
+        in its slot; an open or destroyed gate is off the board), with the owner of each (I-16)."""
         out = {f"box:{BOX_NAMES[i]}": (SIDES[(c - 1) >> 1], 1) for i, c in enumerate(self.board) if c}
         for b, site in enumerate(SITES):
             if self.bridges >> b & 1:
@@ -236,7 +236,7 @@ class State:
                 return [_ACTIONS[(SHOOT, site, True)], _ACTIONS[(SHOOT, site, False)]]
         out: list[Move] = [MARCH]
         for g in OWN_GATES[p]:
-            if self.gates[g] != DESTROYED:
+            if self.gates[g] != DESTROYED:  # I-19: close an open gate, open a closed one
                 out.append(_GATE_MOVES[(self.gates[g] == OPEN, g)])
         base = NSEC * p
         for site, ends in enumerate(SITE_ENDS):
@@ -244,7 +244,7 @@ class State:
                 out += [_ACTIONS[(REBUILD, site, True)], _ACTIONS[(REBUILD, site, False)]]
         for g in ENEMY_GATES[p]:
             sec = GATE_SECTION[g]
-            if self.gates[g] != DESTROYED and self.cannons[base + sec] >= 1 and self.troops[base + sec] >= 3:
+            if self.gates[g] != DESTROYED and self.cannons[base + sec] >= 1 and self.troops[base + sec] >= 3:  # I-18
                 out += [_ACTIONS[(STORM, g, True)], _ACTIONS[(STORM, g, False)]]
         return out
 
@@ -318,7 +318,7 @@ class State:
         self.start_march(0)
         self.budget = None
         if self.winner_index is not None or self.drawn:
-            self.phase = OVER  # ``to_move`` stays with the side whose turn ended the game
+            self.phase = OVER  # I-15: ``to_move`` stays with the side whose turn ended the game
         else:
             self.phase, self.to_move = TURN, 1 - p
 
@@ -402,7 +402,7 @@ class State:
         s._legal = None
         if s.phase == TURN and s.pending is not None:
             raise ValueError("pending: only a spin waits for a declared march or action")
-        if s.phase == SPIN and s.pending is not MARCH:
+        if s.phase == SPIN:
             chooser = s.clone()
             chooser.phase, chooser.pending = TURN, None
             if s.pending not in chooser.legal_moves():
