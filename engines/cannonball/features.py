@@ -5,8 +5,9 @@ out on the next turn.
 A *formation* is what the rules let win at an enemy gate section: five troopers, or a cannon and three
 troopers (an open gate falls at the end of the march; a closed one to TNT with five, or to a storm).
 Its *need* is the moves still to spend, with the distances of ``distances.py`` (pieces in the way
-ignored): a cannon's two escorts ride with it for free, so troopers in its section count as already
-there. Needs are what both sides race on; everything else in the evaluation is a tie-breaker.
+ignored). A cannon cannot move alone outside a fort, but its two escorts ride with it for free: so a
+cannon formation costs the cannon's section moves, the walks of the two troopers nearest to where it
+picks them up, and the walk of one more trooper to the target. Needs are what both sides race on.
 """
 
 from __future__ import annotations
@@ -113,19 +114,16 @@ def measure(s: State, side: int) -> Side:
                 storm_ready = storm_ready or (walk == 0 and s.gates[g] == CLOSED)
                 continue
             sec = _meeting(side, c, target, s.bridges, gates_ok)
+            meet = trooper_map(side, sec, s.bridges, gates_ok)
             if sec not in pairs:
-                meet = trooper_map(side, sec, s.bridges, gates_ok)
                 near = heapq.nsmallest(2, range(len(troopers)), key=lambda i: meet[troopers[i]])
                 pairs[sec] = (near[0], near[1])
-                pair_cost = meet[troopers[near[0]]] + meet[troopers[near[1]]]
-            else:
-                meet = trooper_map(side, sec, s.bridges, gates_ok)
-                pair_cost = meet[troopers[pairs[sec][0]]] + meet[troopers[pairs[sec][1]]]
             rest = ordered[:3 + extra]
             for i in pairs[sec]:
                 if dists[i] in rest:
                     rest.remove(dists[i])
-            best = min(best, cmap[c] + pair_cost + sum(rest[:1 + extra]))
+            escorts = sum(meet[troopers[i]] for i in pairs[sec])
+            best = min(best, cmap[c] + escorts + sum(rest[:1 + extra]))
         need.append(best)
         tnt_need.append(five + 3 if s.tnt[side] and s.gates[g] == CLOSED else FAR * 3)
     home_boxes = HOME[side]

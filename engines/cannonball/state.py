@@ -177,9 +177,6 @@ class State:
         code = self.board[BOX_NAMES.index(name)]
         return None if code == 0 else (SIDES[(code - 1) >> 1], "trooper" if code & 1 else "cannon")
 
-    def count(self, side: int, section: int, *, cannons: bool = False) -> int:
-        return (self.cannons if cannons else self.troops)[NSEC * side + section]
-
     def occupancy(self) -> dict[str, tuple[str, int]]:
         """Every occupied box, every standing bridge (its magnet) and every closed gate (the gate stands
         in its slot; an open or destroyed gate is off the board), with the owner of each (I-16)."""
