@@ -106,6 +106,29 @@ def _macros(s: State) -> Iterator[tuple[list[Move], State]]:
     for moves in _walks(s, goal):
         t = s.clone()
         yield _play(t, moves), t
+    yield from _make_room(s)
+
+
+def _make_room(s: State) -> Iterator[tuple[list[Move], State]]:
+    """When the mover's own troopers block every way into an enemy gate section they hold, a step
+    deeper inside it followed by a walk in: worth nothing alone, so no single-step greedy finds it, yet
+    it is how the fifth trooper gets in."""
+    p = s.to_move
+    code = 1 + 2 * p
+    budget = s.budget or 0
+    for g in ENEMY_GATES[p]:
+        sec = GATE_SECTION[g]
+        boxes = set(SECTION_BOXES[sec])
+        if budget < 2 or contested(s)[sec] or not 0 < s.troops[NSEC * p + sec] < trooper_limit(sec) \
+                or nearest_walk(s, boxes, budget) is not None:
+            continue
+        for move in s.legal_moves().simple:
+            if isinstance(move, Step) and s.board[move.src] == code and move.src in boxes and move.dst in boxes:
+                t = s.clone()
+                t.apply(move)
+                walk_in = nearest_walk(t, boxes, budget - 1)
+                if walk_in is not None:
+                    yield [move, *_play(t, walk_in)], t
 
 
 def _entered_section(move: Move) -> int:
