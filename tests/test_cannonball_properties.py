@@ -8,10 +8,21 @@ import pytest
 
 from engines.base import sample_chance
 from engines.cannonball import State, new_game
-from engines.cannonball.board import GATE_SECTION_OWNER, NSEC, SECTION_OF, trooper_limit
+from engines.cannonball.board import (
+    BOX_NAMES,
+    FORT_BOXES,
+    GATE_SECTION_OWNER,
+    GATES,
+    NSEC,
+    SECTION_BOXES,
+    SECTION_OF,
+    SITES,
+    trooper_limit,
+)
 from engines.cannonball.moves import END, Blew
+from engines.cannonball.positions import position
 
-SEEDS = range(6)
+SEEDS = range(12)
 
 
 def _counts(s: State) -> list[tuple[int, int]]:
@@ -19,10 +30,31 @@ def _counts(s: State) -> list[tuple[int, int]]:
     return [(s.board.count(1 + 2 * side), s.board.count(2 + 2 * side)) for side in range(2)]
 
 
+def _scattered(rng: random.Random) -> State:
+    """A mid-game position: each section held by one side or empty (at most three troopers and a cannon),
+    a few pieces in each fort, gates and bridges at random, blue marching."""
+    sides: dict[str, list[str]] = {"blue": ["a1", "b1"], "gray": ["l19", "k19"]}
+    for sec in range(NSEC):
+        owner = rng.choice(("blue", "gray", None))
+        if owner is not None:
+            boxes = rng.sample([BOX_NAMES[b] for b in SECTION_BOXES[sec]], rng.randint(1, 4))
+            sides[owner] += [f"C {b}" if i == 3 else b for i, b in enumerate(boxes)]
+    for side, fort in (("blue", 0), ("gray", 1)):
+        sides[side] += rng.sample([BOX_NAMES[b] for b in FORT_BOXES[fort] if BOX_NAMES[b] not in
+                                   ("a1", "b1", "l19", "k19")], 4)
+    sides["blue"] += rng.sample([BOX_NAMES[b] for b in FORT_BOXES[1] if BOX_NAMES[b] not in sides["gray"]
+                                 and BOX_NAMES[b] not in ("l19", "k19")], 1)  # an intruder
+    return position(sides["blue"], sides["gray"], budget=rng.randint(1, 12),
+                    gates={g: rng.choice(("open", "closed")) for g in GATES},
+                    bridges={b: rng.choice(("up", "up", "down")) for b in SITES}, turn_limit=40)
+
+
 def _random_game(seed: int, turn_limit: int = 120) -> list[tuple[State, object, State]]:
-    """Every (before, move, after) of a seeded random game; ``blew`` only now and then, as players do."""
+    """Every (before, move, after) of a seeded random game, from the set-up (even seeds) or a scattered
+    mid-game position (odd seeds, where attacks, captures and limits come at once); ``blew`` only now
+    and then, as players do."""
     rng = random.Random(seed)
-    s = new_game(turn_limit=turn_limit)
+    s = new_game(turn_limit=turn_limit) if seed % 2 == 0 else _scattered(rng)
     out = []
     while not s.is_over():
         if s.is_chance():
