@@ -6,8 +6,10 @@ section is always lost (a failed attack), and so is a trooper left beside a TNT 
 attack's first entrant is followed by the shortest walks of more troopers into that section until the
 attack succeeds, and a TNT by its layers walking out of the section, before the result is judged.
 Why so few candidates: a march offers hundreds of steps and thousands of escorted cannon moves, and
-bots plan every march of every game; trooper steps are ranked by how far they bring the trooper towards
-the enemy gates and only the best few are judged, and each cannon offers one landing per section.
+bots plan every march of every game. A trooper's candidates are whole walks (its best reachable box
+towards the enemy gates where the limit leaves room, and a short one), for the few troopers that gain
+most per move; each cannon offers one landing per section; and where the mover's own troopers block
+every way into an enemy gate section, a step deeper inside is tried with the walk it makes room for.
 
 Plans are cached by state key, so a bot that asks for the next move after each step pays for one plan
 per march.
@@ -41,12 +43,12 @@ Evaluator = Callable[["State", str], float]
 
 TOP_WALKS: Final = 8
 CACHE_LIMIT: Final = 40_000
-_CACHE: dict[tuple[object, ...], Move] = {}
+_CACHE: dict[tuple[object, ...], Move] = {}  # (evaluation, state key) -> next move
 
 
 def next_move(state: State, evaluate: Evaluator) -> Move:
     """The next move of the planned march from ``state`` (``end`` when nothing improves it)."""
-    key = state.key()
+    key = (evaluate, *state.key())
     move = _CACHE.get(key)
     if move is None:
         if len(_CACHE) > CACHE_LIMIT:
@@ -54,7 +56,7 @@ def next_move(state: State, evaluate: Evaluator) -> Move:
         plan = plan_march(state, evaluate)
         s = state.clone()
         for m in plan:
-            _CACHE[s.key()] = m
+            _CACHE[(evaluate, *s.key())] = m
             s.apply(m)
         move = plan[0]
     return move
