@@ -86,7 +86,7 @@ def read_into(s: State, data: Mapping[str, Any]) -> None:
     s.board = [0] * len(BOX_NAMES)
     s.troops = [0] * (2 * NSEC)
     s.cannons = [0] * (2 * NSEC)
-    s.start_march(0)
+    s.start_march(None)
     _read_boxes(s, data["boxes"], TROOPERS)
     s.gates = [_choice(_mapping(data["gates"], GATES, "gates")[g], GATE_STATES, f"gates.{g}") for g in GATES]
     s.bridges = sum(1 << b for b, site in enumerate(SITES)

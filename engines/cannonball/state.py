@@ -137,12 +137,12 @@ class State:
         self.drawn = False
         self.turn = 0
         self.turn_limit = turn_limit
-        self.start_march(0)
-        self.budget = None
+        self.start_march(None)
         self._legal = None
 
-    def start_march(self, budget: int) -> None:
-        """Reset the bookkeeping one march keeps: who entered which section when, TNT laid, the crossing."""
+    def start_march(self, budget: int | None) -> None:
+        """Reset the bookkeeping one march keeps: who entered which section when, TNT laid, the crossing
+        (``budget`` ``None`` outside a march)."""
         self.budget = budget
         self.entered = {}  # box -> entry order, for pieces that entered their section this march
         self.next_seq = 0
@@ -312,8 +312,7 @@ class State:
         if self.winner_index is None and self.turn_limit is not None and self.turn >= self.turn_limit:
             self.drawn = True
         self.pending = None
-        self.start_march(0)
-        self.budget = None
+        self.start_march(None)
         if self.winner_index is not None or self.drawn:
             self.phase = OVER  # I-15: ``to_move`` stays with the side whose turn ended the game
         else:
