@@ -449,3 +449,43 @@ def test_turn_limit_ends_the_game_drawn() -> None:
     assert len(s.legal_moves()) == 0 and s.returns() == {B: 0.5, G: 0.5}
     with pytest.raises(ValueError, match="turn_limit"):
         new_game(turn_limit=0)
+
+
+# -- the engine's interpretations (package docstring) --------------------------------------------------------
+
+
+def test_i9_a_captured_cannon_counts_as_the_earliest() -> None:
+    s = play(pos(("C e5", "d5", "f5"), ("C e8",), budget=2), "C e5-e7 +d5-d7 +f5-f7")
+    assert s.at("e8") == (B, "cannon") and s.at("e7") == (B, "cannon")
+    play(s, "end")
+    assert s.at("e8") == (B, "cannon") and s.at("e7") is None  # the cannon that entered goes
+
+
+def test_i11_no_bridge_tnt_after_a_gate_tnt_in_the_same_march() -> None:
+    five = ("j13", "k13", "l12", "j12", "j11", "k9", "l8")
+    s = play(pos(five, budget=4), "tnt gate south")
+    assert "tnt k9" not in legal(s)
+    s = play(pos(five, budget=4), "tnt k9")
+    assert "tnt gate south" in legal(s)
+
+
+def test_i12_escorts_land_on_boxes_empty_before_the_move() -> None:
+    s = pos(("C f5", "d5", "e5", "d7", "e7"), ("d8", "e8"), budget=2)
+    assert "C f5-f7 +d5-d8 +e5-e9" not in legal(s)
+    play(s, "C f5-f7 +d5-d9 +e5-e9")  # k=1, a=4 against two troopers
+    assert pieces(s, G) == {"l19"}
+
+
+def test_i13_among_pieces_that_did_not_enter_the_higher_box_goes_first() -> None:
+    s = play(pos(("d4", "e4", "f4", "d5"), budget=1), "end")
+    assert pieces(s, B) == {"a1", "d4", "e4", "f4"}
+
+
+def test_i15_to_move_stays_with_the_winner() -> None:
+    s = play(pos(("C k12", "j12", "l12", "k11")), "storm south odd", "spin 1")
+    assert s.winner == B and s.to_json()["to_move"] == B
+
+
+def test_i18_tnt_in_a_contested_section_and_a_storm_on_an_open_gate() -> None:
+    assert "tnt d9" in legal(pos(("d9", "f7"), ("e8", "d8", "f8"), budget=2))
+    assert "storm south odd" in legal(pos(("C k12", "j12", "l12", "k11"), gates={"south": "open"}))
