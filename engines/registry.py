@@ -216,3 +216,21 @@ register(
         table_options={"cards": "table"},  # people hold the physical cards; the table counts what is unplayed
     )
 )
+
+
+register(
+    GameInfo(
+        name="cannonball",
+        title="Cannon Ball (1968)",
+        players=("blue", "gray"),
+        min_players=2,
+        max_players=2,
+        chance=True,
+        hidden=False,
+        sensing=("matrix", "buttons"),
+        module="engines.cannonball",
+        buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
+        evaluator="engines.cannonball.heuristic:evaluate",
+        candidates="engines.cannonball.heuristic:candidates",
+    )
+)

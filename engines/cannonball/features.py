@@ -1,0 +1,173 @@
+"""What the evaluation measures in a position, per side: how close each side's best winning formation
+is to an enemy gate, how likely it wins on its next march, and which of its pieces an enemy could wipe
+out on the next turn.
+
+A *formation* is what the rules let win at an enemy gate section: five troopers, or a cannon and three
+troopers (an open gate falls at the end of the march; a closed one to TNT with five, or to a storm).
+Its *need* is the moves still to spend, with the distances of ``distances.py`` (pieces in the way
+ignored). A cannon cannot move alone outside a fort, but its two escorts ride with it for free: so a
+cannon formation costs the cannon's section moves, the walks of the two troopers nearest to where it
+picks them up, and the walk of one more trooper to the target. Needs are what both sides race on.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from engines.cannonball.board import (
+    CLOSED,
+    DESTROYED,
+    ENEMY_GATES,
+    GATE_SECTION,
+    HOME,
+    NEIGHBOURS,
+    NSEC,
+    OPEN,
+    OWN_GATES,
+    SECTION_BOXES,
+    SECTION_OF,
+    SITE_OF_END,
+    far_end,
+    section_neighbours,
+)
+from engines.cannonball.distances import FAR, REOPEN, cannon_map, section_map, trooper_map
+
+if TYPE_CHECKING:
+    from engines.cannonball.state import State
+
+
+def _ring(sec: int) -> tuple[int, ...]:
+    """Boxes outside ``sec`` from which one trooper move (a step or a crossing) enters it."""
+    inside = set(SECTION_BOXES[sec])
+    out = {n for b in inside for n in NEIGHBOURS[b] if n not in inside}
+    out |= {far_end(SITE_OF_END[b], b) for b in inside if SITE_OF_END[b] >= 0}
+    return tuple(sorted(out))
+
+
+RING: Final = tuple(_ring(s) for s in range(NSEC))
+
+
+def reach(n: int) -> float:
+    """The chance that one spin gives at least ``n`` moves."""
+    return 1.0 if n <= 1 else max(0.0, (13 - n) / 12)
+
+
+@dataclass
+class Side:
+    """One side's pieces and the measures the evaluation combines."""
+
+    troopers: list[int]
+    cannons: list[int]
+    need: list[int]  # per enemy gate (in ENEMY_GATES order): moves to a winning formation there
+    tnt_need: list[int]  # per enemy gate: moves to five troopers there and TNT under the closed gate
+    storm_ready: bool  # a cannon and three troopers stand in a closed enemy gate section
+    progress: int  # summed distances of every trooper to its nearer enemy gate section
+    home: int  # troopers in the fort and its gate sections
+
+
+def _meeting(side: int, cannon: int, target: int, bridges: int, gates_ok: int) -> int:
+    """The section where a cannon picks up its escorts: its own, or for a cannon in its fort the gate
+    section it leaves by (the one nearer the target)."""
+    sec = SECTION_OF[cannon]
+    if sec >= 0:
+        return sec
+    secs = section_map(target, bridges)
+    gate = min(OWN_GATES[side], key=lambda g: (secs[GATE_SECTION[g]] + (0 if gates_ok >> g & 1 else REOPEN), g))
+    return GATE_SECTION[gate]
+
+
+def passable(s: State, side: int) -> int:
+    """Bit mask of ``side``'s gates a piece may pass now (open or destroyed)."""
+    return sum(1 << g for g in OWN_GATES[side] if s.gates[g] != CLOSED)
+
+
+def measure(s: State, side: int) -> Side:
+    board = s.board
+    t_code, c_code = 1 + 2 * side, 2 + 2 * side
+    troopers = [i for i, c in enumerate(board) if c == t_code]
+    cannons = [i for i, c in enumerate(board) if c == c_code]
+    gates_ok = passable(s, side)
+    other = 1 - side
+    need, tnt_need, storm_ready = [], [], False
+    nearest: list[int] | None = None
+    pairs: dict[int, tuple[int, int]] = {}  # meeting section -> the two troopers nearest it
+    for g in ENEMY_GATES[side]:
+        target = GATE_SECTION[g]
+        tmap = trooper_map(side, target, s.bridges, gates_ok)
+        dists = [tmap[b] for b in troopers]
+        nearest = dists if nearest is None else list(map(min, nearest, dists))
+        defenders = s.troops[NSEC * other + target]
+        guarded = s.cannons[NSEC * other + target] > 0
+        ordered = sorted(dists)
+        five = FAR * 3 if len(ordered) < 5 or guarded else sum(ordered[:5]) + defenders
+        best = five
+        cmap = cannon_map(side, target, s.bridges, gates_ok)
+        extra = max(0, defenders + 1 - 3) if guarded else 0
+        for c in cannons:
+            if len(troopers) < 3 + extra:
+                continue
+            if cmap[c] == 0:
+                walk = sum(ordered[:3 + extra])
+                best = min(best, walk)
+                storm_ready = storm_ready or (walk == 0 and s.gates[g] == CLOSED)
+                continue
+            sec = _meeting(side, c, target, s.bridges, gates_ok)
+            meet = trooper_map(side, sec, s.bridges, gates_ok)
+            if sec not in pairs:
+                near = heapq.nsmallest(2, range(len(troopers)), key=lambda i: meet[troopers[i]])
+                pairs[sec] = (near[0], near[1])
+            rest = ordered[:3 + extra]
+            for i in pairs[sec]:
+                if dists[i] in rest:
+                    rest.remove(dists[i])
+            escorts = sum(meet[troopers[i]] for i in pairs[sec])
+            best = min(best, cmap[c] + escorts + sum(rest[:1 + extra]))
+        need.append(best)
+        tnt_need.append(five + 3 if s.tnt[side] and s.gates[g] == CLOSED else FAR * 3)
+    home_boxes = HOME[side]
+    return Side(troopers, cannons, need, tnt_need, storm_ready, sum(nearest or ()),
+                sum(1 for b in troopers if b in home_boxes))
+
+
+def win_chance(s: State, side: int, m: Side) -> float:
+    """Chance that ``side`` wins with its next turn (a march reaching a formation, or a storm)."""
+    best = 0.5 if m.storm_ready else 0.0
+    for i, g in enumerate(ENEMY_GATES[side]):
+        if s.gates[g] == OPEN:
+            best = max(best, reach(m.need[i]))
+        elif s.gates[g] != DESTROYED:
+            best = max(best, reach(m.tnt_need[i]))
+    return best
+
+
+def exposure(s: State, side: int) -> float:
+    """Pieces (in trooper units, a cannon 4) of ``side`` that the enemy can wipe out with one attack:
+    sections within reach of an escorted enemy cannon, or of more enemy troopers than defend them, and
+    lone cannons next to any enemy trooper."""
+    board = s.board
+    other = 1 - side
+    mine, theirs = NSEC * side, NSEC * other
+    enemy_t = 1 + 2 * other
+    escort_reach = [False] * NSEC
+    for sec in range(NSEC):
+        if s.cannons[theirs + sec] and s.troops[theirs + sec] >= 2 and not (s.troops[mine + sec] or
+                                                                            s.cannons[mine + sec]):
+            for t in section_neighbours(sec, s.bridges):
+                escort_reach[t] = True
+    total = 0.0
+    for sec in range(NSEC):
+        t, c = s.troops[mine + sec], s.cannons[mine + sec]
+        if not (t or c) or s.troops[theirs + sec] or s.cannons[theirs + sec]:
+            continue
+        attackers = sum(1 for b in RING[sec] if board[b] == enemy_t)
+        if c and t == 0:
+            lost = attackers >= 1 or escort_reach[sec]
+        elif c:
+            lost = escort_reach[sec] and t <= 1
+        else:
+            lost = escort_reach[sec] or attackers >= t + 1
+        if lost:
+            total += t + 4 * c
+    return total

@@ -1,0 +1,267 @@
+"""A greedy march planner: spend the spun moves one *macro* at a time, each the one that most improves
+the position as it would stand if the march ended right after it.
+
+Why macros rather than single steps: judged as if the march ended now, the first trooper into an enemy
+section is always lost (a failed attack), and so is a trooper left beside a TNT it just laid. So an
+attack's first entrant is followed by the shortest walks of more troopers into that section until the
+attack succeeds, and a TNT by its layers walking out of the section, before the result is judged.
+Why so few candidates: a march offers hundreds of steps and thousands of escorted cannon moves, and
+bots plan every march of every game. A trooper's candidates are whole walks (its best reachable box
+towards the enemy gates where the limit leaves room, and a short one), for the few troopers that gain
+most per move; each cannon offers one landing per section; and where the mover's own troopers block
+every way into an enemy gate section, a step deeper inside is tried with the walk it makes room for.
+
+Plans are cached by state key, so a bot that asks for the next move after each step pays for one plan
+per march.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Final
+
+from engines.base import Move
+from engines.cannonball.board import (
+    ENEMY_GATES,
+    GATE_SECTION,
+    NSEC,
+    SECTION_BOXES,
+    SECTION_OF,
+    section_neighbours,
+    trooper_limit,
+)
+from engines.cannonball.distances import cannon_map, trooper_map
+from engines.cannonball.features import passable
+from engines.cannonball.march import contested
+from engines.cannonball.moves import END, CannonMove, Step, Tnt
+from engines.cannonball.paths import free_troopers, nearest_walk, reachable, walk
+
+if TYPE_CHECKING:
+    from engines.cannonball.state import State
+
+Evaluator = Callable[["State", str], float]
+
+TOP_WALKS: Final = 8
+CACHE_LIMIT: Final = 40_000
+_CACHE: dict[tuple[object, ...], Move] = {}  # (evaluation, state key) -> next move
+
+
+def next_move(state: State, evaluate: Evaluator) -> Move:
+    """The next move of the planned march from ``state`` (``end`` when nothing improves it)."""
+    key = (evaluate, *state.key())
+    move = _CACHE.get(key)
+    if move is None:
+        if len(_CACHE) > CACHE_LIMIT:
+            _CACHE.clear()
+        plan = plan_march(state, evaluate)
+        s = state.clone()
+        for m in plan:
+            _CACHE[(evaluate, *s.key())] = m
+            s.apply(m)
+        move = plan[0]
+    return move
+
+
+def plan_march(state: State, evaluate: Evaluator) -> list[Move]:
+    """Macros while one improves the as-if-ended value, then ``end``. Macros are compared by their gain
+    over the square root of the moves they spend: a long walk must gain more than a short one, but an
+    attack that wipes out a stack is not passed over for a cheap step."""
+    s = state.clone()
+    player = s.players[s.to_move]
+    plan: list[Move] = []
+    value = evaluate(s, player)
+    while s.budget:
+        best: tuple[float, float, list[Move], State] | None = None
+        seen: set[object] = set()
+        for macro, after in _macros(s):
+            key = after.key()
+            if key in seen:
+                continue
+            seen.add(key)
+            v = evaluate(after, player)
+            spent = s.budget - (after.budget or 0)
+            score = (v - value) / max(1, spent) ** 0.5
+            if v > value + 1e-6 and (best is None or score > best[0]):
+                best = (score, v, macro, after)
+        if best is None:
+            break
+        _, value, macro, s = best
+        plan += macro
+    plan.append(END)
+    return plan
+
+
+def _macros(s: State) -> Iterator[tuple[list[Move], State]]:
+    """Every candidate, completed as the module docstring says, with the state it leads to."""
+    goal = _goal(s)
+    for move in _starts(s, goal):
+        t = s.clone()
+        t.apply(move)
+        macro = [move]
+        entered = _entered_section(move)
+        if entered >= 0 and contested(t)[entered]:
+            macro += _complete_attack(t, entered)
+        elif isinstance(move, Tnt):
+            sec = SECTION_OF[move.end] if move.end >= 0 else GATE_SECTION[move.gate]
+            macro += _walk_out(t, sec, 99 if move.end >= 0 else 2, goal)
+        yield macro, t
+    for moves in _walks(s, goal):
+        t = s.clone()
+        yield _play(t, moves), t
+    yield from _make_room(s)
+
+
+def _make_room(s: State) -> Iterator[tuple[list[Move], State]]:
+    """When the mover's own troopers block every way into an enemy gate section they hold, a step
+    deeper inside it followed by a walk in: worth nothing alone, so no single-step greedy finds it, yet
+    it is how the fifth trooper gets in."""
+    p = s.to_move
+    code = 1 + 2 * p
+    budget = s.budget or 0
+    for g in ENEMY_GATES[p]:
+        sec = GATE_SECTION[g]
+        boxes = set(SECTION_BOXES[sec])
+        if budget < 2 or contested(s)[sec] or not 0 < s.troops[NSEC * p + sec] < trooper_limit(sec) \
+                or nearest_walk(s, boxes, budget) is not None:
+            continue
+        for move in s.legal_moves().simple:
+            if isinstance(move, Step) and s.board[move.src] == code and move.src in boxes and move.dst in boxes:
+                t = s.clone()
+                t.apply(move)
+                walk_in = nearest_walk(t, boxes, budget - 1)
+                if walk_in is not None:
+                    yield [move, *_play(t, walk_in)], t
+
+
+def _entered_section(move: Move) -> int:
+    if isinstance(move, Step | CannonMove) and SECTION_OF[move.dst] != SECTION_OF[move.src]:
+        return SECTION_OF[move.dst]
+    return -1
+
+
+def _goal(s: State) -> tuple[int, ...]:
+    """Per box, the mover's trooper distance to the nearer enemy gate section."""
+    p = s.to_move
+    maps = [trooper_map(p, GATE_SECTION[g], s.bridges, passable(s, p)) for g in ENEMY_GATES[p]]
+    return tuple(map(min, *maps))
+
+
+def _starts(s: State, goal: tuple[int, ...]) -> list[Move]:
+    """Single moves worth judging: every TNT, attack start and fort capture, the cannon moves towards
+    the goal (one landing per section), one escorted move per cannon and section."""
+    p = s.to_move
+    board = s.board
+    enemy = NSEC * (1 - p)
+    out: list[Move] = []
+    for move in s.legal_moves().simple:
+        if isinstance(move, Tnt):
+            out.append(move)
+        elif isinstance(move, CannonMove):
+            if _cannon_worth(s, move, goal):
+                out.append(move)
+        elif isinstance(move, Step):
+            sec = SECTION_OF[move.dst]
+            if board[move.dst] or (sec >= 0 and sec != SECTION_OF[move.src]
+                                   and (s.troops[enemy + sec] or s.cannons[enemy + sec])):
+                out.append(move)
+    return out + _escorted(s, goal)
+
+
+def _cannon_worth(s: State, move: CannonMove, goal: tuple[int, ...]) -> bool:
+    p = s.to_move
+    maps = [cannon_map(p, GATE_SECTION[g], s.bridges, passable(s, p)) for g in ENEMY_GATES[p]]
+    if SECTION_OF[move.src] < 0 or SECTION_OF[move.dst] < 0:
+        return min(m[move.dst] for m in maps) <= min(m[move.src] for m in maps)
+    sec = SECTION_OF[move.dst]
+    landing = min((b for b in SECTION_BOXES[sec] if not s.board[b]), key=lambda b: (goal[b], b))
+    return move.dst == landing
+
+
+def _escorted(s: State, goal: tuple[int, ...]) -> list[Move]:
+    """One escorted move per cannon and neighbouring section: the cannon and its escorts to the empty
+    boxes nearest the goal, the escorts being the two troopers furthest behind (the third stays)."""
+    p = s.to_move
+    board = s.board
+    code = 1 + 2 * p
+    out: list[Move] = []
+    busy = contested(s)
+    legal = s.legal_moves()
+    for src, piece in enumerate(board):
+        sec = SECTION_OF[src]
+        if piece != code + 1 or sec < 0 or busy[sec] or s.troops[NSEC * p + sec] < 2:
+            continue
+        escorts = sorted((b for b in SECTION_BOXES[sec] if board[b] == code), key=lambda b: (-goal[b], b))[:2]
+        for t in section_neighbours(sec, s.bridges):
+            empties = sorted((b for b in SECTION_BOXES[t] if not board[b]), key=lambda b: (goal[b], b))
+            if len(empties) < 3:
+                continue
+            move = CannonMove(src, empties[0], ((escorts[0], empties[1]), (escorts[1], empties[2])))
+            if move in legal:
+                out.append(move)
+    return out
+
+
+def _walks(s: State, goal: tuple[int, ...]) -> list[list[Move]]:
+    """For the troopers that can gain most: the walk towards the goal ending where the limit leaves
+    room, and a short one (two moves at most)."""
+    p = s.to_move
+    budget = s.budget or 0
+    mine = NSEC * p
+    ranked: list[tuple[float, int, list[Move]]] = []
+    for src in free_troopers(s):
+        prev = reachable(s, src, budget)
+        home = SECTION_OF[src]
+        best: dict[bool, tuple[int, int, int]] = {}
+        for b, (cost, _) in prev.items():
+            sec = SECTION_OF[b]
+            gain = goal[src] - goal[b]
+            if gain <= 0 or (sec >= 0 and sec != home and s.troops[mine + sec] >= trooper_limit(sec)):
+                continue
+            for short in {False, cost <= 2}:
+                if (gain, -cost, -b) > best.get(short, (0, 0, 0)):
+                    best[short] = (gain, -cost, -b)
+        for gain, neg_cost, neg_b in best.values():
+            ranked.append((gain / -neg_cost, -neg_b, walk(prev, -neg_b)))
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return [moves for _, _, moves in ranked[:TOP_WALKS]]
+
+
+def _play(t: State, moves: list[Move]) -> list[Move]:
+    """Apply ``moves`` while they stay legal; the ones played."""
+    done = []
+    for m in moves:
+        if m not in t.legal_moves():
+            break
+        t.apply(m)
+        done.append(m)
+    return done
+
+
+def _complete_attack(t: State, sec: int) -> list[Move]:
+    """Walk more troopers into the contested ``sec`` until the attack succeeds or no walk fits."""
+    played: list[Move] = []
+    while t.budget and contested(t)[sec]:
+        moves = nearest_walk(t, set(SECTION_BOXES[sec]), t.budget)
+        if moves is None:
+            break
+        done = _play(t, moves)
+        played += done
+        if len(done) < len(moves):
+            break
+    return played
+
+
+def _walk_out(t: State, sec: int, count: int, goal: tuple[int, ...]) -> list[Move]:
+    """Walk up to ``count`` of the mover's troopers out of ``sec`` (after laying TNT there), each by the
+    cheapest walk to a box outside it."""
+    code = 1 + 2 * t.to_move
+    played: list[Move] = []
+    for b in sorted((b for b in SECTION_BOXES[sec] if t.board[b] == code), key=lambda b: (goal[b], b)):
+        if count <= 0 or not t.budget:
+            break
+        prev = reachable(t, b, t.budget)
+        outside = [(cost, goal[d], d) for d, (cost, _) in prev.items() if SECTION_OF[d] != sec]
+        if outside:
+            played += _play(t, walk(prev, min(outside)[2]))
+            count -= 1
+    return played
