@@ -41,6 +41,11 @@ class Display:
             self._hold_until = now + self.min_s
         self._draw(screen)
 
+    @property
+    def pending(self) -> Screen | None:
+        """The screen that goes up when the message on display has had its minimum time."""
+        return self._pending
+
     def overlay(self, screen: Screen | None) -> None:
         """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the
         game's screens keep coming underneath, and the latest is back the moment the overlay goes."""
