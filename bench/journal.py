@@ -73,7 +73,7 @@ def slow_disk(seed: int = 1) -> tuple[list[float], int, int, int]:
                 latencies.append(time.perf_counter() - start)
                 if display.frames > frames:
                     counts[0] += 1
-                elif display.pending is not None:
+                elif display.waiting:
                     counts[1] += 1
                 else:
                     counts[2] += 1

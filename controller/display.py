@@ -42,9 +42,9 @@ class Display:
         self._draw(screen)
 
     @property
-    def pending(self) -> Screen | None:
-        """The screen that goes up when the message on display has had its minimum time."""
-        return self._pending
+    def waiting(self) -> bool:
+        """A newer screen waits for the message on display to have had its minimum time."""
+        return self._pending is not None and self.clock.now() < self._hold_until
 
     def overlay(self, screen: Screen | None) -> None:
         """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the

@@ -13,6 +13,9 @@ from PIL import Image, ImageDraw
 from controller.oled import DiffingSH1106, DiffingSSD1306, changed_span, pack_pages
 from controller.screen import Screen, render
 
+# luma's own drivers are the reference here, and they use a Pillow call that Pillow 14 will drop
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
+
 
 class OledBus:
     """An smbus stand-in for an SSD1306 (horizontal addressing, window set by COLUMNADDR/PAGEADDR) or an
