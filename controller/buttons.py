@@ -62,6 +62,11 @@ class GpioButtons:
                 tracker.ignore_until_released(name)
                 self.startup_faults.append(Fault(f"button {name} is held down at start: ignored until released", 0.0))
 
+    @property
+    def settling(self) -> bool:
+        """A button reads differently from its debounced state: a press or release is under way."""
+        return any(self._count.values())
+
     def poll(self, now: float) -> list[ButtonEvent]:
         out: list[ButtonEvent] = []
         for name, pin in self._pins.items():

@@ -41,6 +41,11 @@ class Display:
             self._hold_until = now + self.min_s
         self._draw(screen)
 
+    @property
+    def waiting(self) -> bool:
+        """A newer screen waits for the message on display to have had its minimum time."""
+        return self._pending is not None and self.clock.now() < self._hold_until
+
     def overlay(self, screen: Screen | None) -> None:
         """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the
         game's screens keep coming underneath, and the latest is back the moment the overlay goes."""

@@ -1,12 +1,19 @@
-"""Everything sensed, as one loop source: matrix cells mapped to locations, and buttons."""
+"""Everything sensed, as one loop source: matrix cells mapped to locations, and buttons.
+
+It also sets the pace of the loop: full rate while anything moves, and a slower idle rate otherwise,
+which is most of a game (people think, the screen waits), so an idle table costs little CPU.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from controller.buttons import ButtonTracker, GpioButtons
 from controller.events import Cell, CellChanged, Event
+
+ACTIVE_S = 1.0  # full rate for this long after anything changed
+CATCH_S = 0.050  # a piece put down on an idle table is reported within this
 
 
 class CellScanner(Protocol):
@@ -14,6 +21,16 @@ class CellScanner(Protocol):
     link (``controller.bridge_inputs.LinkedMatrix``)."""
 
     def scan(self, now: float) -> list[CellChanged]: ...
+
+
+@runtime_checkable
+class RawScanner(Protocol):
+    """A scanner that sees raw reads, so a change under way can wake the loop before it is debounced."""
+
+    debounce_scans: int
+
+    @property
+    def settling(self) -> bool: ...
 
 
 class Inputs:
@@ -27,6 +44,8 @@ class Inputs:
         self._cell_buttons = dict(cell_buttons)
         self._gpio = gpio_buttons
         self._tracker = tracker
+        self._raw = scanner if isinstance(scanner, RawScanner) else None
+        self._active_until: float | None = None  # full rate for the first second too
 
     def poll(self, now: float) -> list[Event]:
         out: list[Event] = []
@@ -39,4 +58,15 @@ class Inputs:
         if self._gpio is not None:
             out += self._gpio.poll(now)
         out += self._tracker.poll(now)
+        if out or self._active_until is None or (self._raw is not None and self._raw.settling) \
+                or (self._gpio is not None and self._gpio.settling):
+            self._active_until = now + ACTIVE_S
         return out
+
+    def pace(self, now: float, full: float) -> float:
+        """The loop's period: ``full`` while anything changed in the last ``ACTIVE_S``; else the longest
+        period that still reports a piece put down within ``CATCH_S`` -- one idle period to see it, then
+        the rest of the debounce at full rate. Without raw reads (the MCU scans) always ``full``."""
+        if self._raw is None or self._active_until is None or now < self._active_until:
+            return full
+        return max(full, CATCH_S - (self._raw.debounce_scans - 1) * full)

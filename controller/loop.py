@@ -8,12 +8,21 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Protocol, runtime_checkable
 
 from controller.clock import Clock
 from controller.events import Event, TimerFired
 
 Source = Callable[[float], Iterable[Event]]
 Handler = Callable[[Event], None]
+Pace = Callable[[float, float], float]  # (now, full-rate period) -> seconds until the next turn
+
+
+@runtime_checkable
+class Wakes(Protocol):
+    """A clock that knows when someone will act next (the simulated table's people)."""
+
+    def next_wake(self, after: float) -> float | None: ...
 
 
 class EventLoop:
@@ -27,6 +36,10 @@ class EventLoop:
         self._handler: Handler | None = None
         self._idle: list[Callable[[], None]] = []
         self.ticks = 0
+        self.pace: Pace | None = None  # set to slow down while nothing happens (``Inputs.pace``)
+        self._wakes = clock if isinstance(clock, Wakes) else None
+        self._eventful = False  # the last turn handled an event: whoever watches may answer at once
+        self._look_again = False  # the last turn was for a timer or a person: see what came of it
 
     def add_source(self, source: Source) -> None:
         self._sources.append(source)
@@ -62,6 +75,7 @@ class EventLoop:
                     del self._timers[name]
                     self._queue.append(TimerFired(name, now, self._generation.get(name, 0)))
         handler = self._handler
+        self._eventful = bool(self._queue)
         while self._queue:
             event = self._queue.popleft()
             if isinstance(event, TimerFired) and event.generation != self._generation.get(event.name, 0):
@@ -72,7 +86,8 @@ class EventLoop:
             callback()
 
     def run(self, until: Callable[[], bool], max_ticks: int | None = None) -> None:
-        """Tick at ``period`` until ``until()`` is true; a late tick resynchronises instead of bursting."""
+        """Tick until ``until()`` is true, every ``period`` or as ``pace`` says; a late tick resynchronises
+        instead of bursting."""
         next_tick = self.clock.now()
         ticks = 0
         while not until():
@@ -80,8 +95,32 @@ class EventLoop:
             ticks += 1
             if max_ticks is not None and ticks >= max_ticks:
                 return
-            next_tick += self.period
+            next_tick = self._next_turn(next_tick)
             now = self.clock.now()
             if next_tick < now:
                 next_tick = now
             self.clock.sleep(next_tick - now)
+
+    def _next_turn(self, last: float) -> float:
+        """When to turn next: one period on, or as many as ``pace`` allows, but never past the first
+        period boundary at or after a timer falling due or someone acting (then the turn after that is
+        at full rate again, to see what they did). Turns stay on the grid of whole periods, so a slow
+        stretch changes nothing about when anything is seen."""
+        period = self.period
+        turn = last + period
+        if self.pace is None or self._eventful or self._look_again:
+            self._look_again = False
+            return turn
+        turns = round(self.pace(self.clock.now(), period) / period)
+        if turns <= 1:
+            return turn
+        soon = min(self._timers.values(), default=float("inf"))
+        wake = self._wakes.next_wake(self.clock.now()) if self._wakes is not None else None
+        if wake is not None and wake < soon:
+            soon = wake
+        for _ in range(turns - 1):
+            if turn >= soon:
+                self._look_again = True
+                break
+            turn += period
+        return turn

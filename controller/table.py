@@ -24,7 +24,7 @@ from controller.flows import Flow, FlowContext
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
 from controller.loop import EventLoop
-from controller.scanner import MatrixScanner, busy_wait
+from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
 from engines.base import GameState
@@ -202,16 +202,16 @@ class TableIO:
 def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | None = None) -> TableIO:
     timing = profile.timing
     simulated = getattr(hardware, "simulated", False)
-    settle = None if simulated or not timing.settle_us else busy_wait(timing.settle_us)
     link = getattr(hardware, "link", None)  # the bridge backends: the MCU reads the matrix
     scanner = LinkedMatrix(link) if link is not None else MatrixScanner(
-        hardware.pin_factory, profile.rows, profile.cols, debounce_scans=timing.debounce_scans, settle=settle)
+        hardware.pin_factory, profile.rows, profile.cols, debounce_scans=timing.debounce_scans)
     tracker = ButtonTracker(timing.hold_s)
     pins = {b.name: b.pin for b in profile.buttons.values() if b.pin is not None}
     cells = {b.cell: b.name for b in profile.buttons.values() if b.cell is not None}
     gpio = GpioButtons(hardware.pin_factory, pins, tracker, debounce_polls=timing.debounce_scans) if pins else None
     inputs = Inputs(scanner, profile.cells, cells, gpio, tracker)
     loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
+    loop.pace = inputs.pace
     display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
     loop.add_source(inputs.poll if link is None else LinkGuard(link, inputs.poll, display).poll)
     loop.after_tick(display.refresh)

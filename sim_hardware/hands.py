@@ -42,12 +42,18 @@ class Hands:
             action = self.actions.popleft()
             action.do()
             self.busy_until = now + action.delay
+            self.look_again_at(self.busy_until)
             return []
         self._decide(now)
         return []
 
     def idle(self) -> bool:
         return not self.actions
+
+    def look_again_at(self, moment: float) -> None:
+        """Tell the simulated clock when these hands will act, so a sleeping loop turns then."""
+        if self.board.clock is not None:
+            self.board.clock.wake_at(moment)
 
     def _decide(self, now: float) -> None:
         """Look at the table and queue what to do next (nothing, if there is nothing to do)."""

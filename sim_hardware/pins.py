@@ -3,6 +3,10 @@
 A column pin (input, pulled up) reads low exactly when a row pin is an output driven low and the cell at
 that row and column is closed: a magnet sits on it, a matrix button is pressed, or a fault holds it.
 This is the electrical behaviour of the real matrix, so the scanner under test is the scanner on the Pi.
+
+The factory also offers the matrix as ``SimLines``, with the semantics of the gpio backend's lgpio groups
+(one write selects the driven row, one read gives every column), so the scanner takes the same path
+here as on a Pi.
 """
 
 from __future__ import annotations
@@ -82,6 +86,19 @@ class SimBoard:
     def column_low(self, col: int) -> bool:
         return any(self.closed((row, col)) for row in self.low_rows)
 
+    def row_mask(self, row: int) -> int:
+        """Bit c set = cell (row, c) closed."""
+        if self.stuck_open or self.stuck_closed or self.chatter:
+            return sum(1 << c for c in range(len(self.col_of)) if self.closed((row, c)))
+        mask = 0
+        for r, c in self.magnets:
+            if r == row:
+                mask |= 1 << c
+        for r, c in self.pressed:
+            if r == row:
+                mask |= 1 << c
+        return mask
+
     def add_chatter(self, cell: Cell, seconds: float) -> None:
         """The cell bounces at random for ``seconds`` of simulated time (a magnet at the edge of a reed)."""
         if self.clock is None:
@@ -130,9 +147,35 @@ class WiredMockPin(MockPin):  # type: ignore[misc]
             self._board.low_rows.discard(self._row)
 
 
+class SimLines:
+    """The matrix as the gpio backend's lgpio groups present it: rows as one open-drain output group
+    (one write drives a row and releases the others), columns as one pulled-up input group (one read)."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self._board = board
+        self._driven: int | None = None
+
+    def drive(self, row: int) -> None:
+        self._driven = row
+        self._board.low_rows = {row}
+
+    def read(self) -> int:
+        return 0 if self._driven is None else self._board.row_mask(self._driven)
+
+    def close(self) -> None:
+        self._driven = None
+        self._board.low_rows = set()
+
+
 class SimPinFactory(MockFactory):  # type: ignore[misc]
     """gpiozero's MockFactory producing wired pins for one simulated board."""
 
     def __init__(self, board: SimBoard) -> None:
         self.board = board
         super().__init__(pin_class=WiredMockPin)
+
+    def matrix_lines(self, rows: list[int], cols: list[int]) -> SimLines:
+        if rows != list(self.board.row_of) or cols != list(self.board.col_of):
+            raise ValueError(f"the simulated board is wired as rows {list(self.board.row_of)}, "
+                             f"columns {list(self.board.col_of)}, not {rows}, {cols}")
+        return SimLines(self.board)

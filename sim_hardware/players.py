@@ -171,6 +171,7 @@ class ScriptedTable(Hands):
         if self._fixups_done is not None and self._fixups_done[0] == fixups and now - self._fixups_done[1] < 3.0:
             return  # done these already; give the sensors time
         self._fixups_done = (fixups, now)
+        self.look_again_at(now + 3.0)
         self.awaiting_fixup = False
         self._acted_on = None  # told to put the board back: the move is to be made again
         for instruction in fixups:  # done against what is really there, so doing one twice is harmless
@@ -245,6 +246,7 @@ class ScriptedTable(Hands):
             self.awaiting_fixup = True
             self._mistake_seq = self.flow.seq
             self._mistake_at = self.now
+            self.look_again_at(self.now + 10.0)
 
     def _wrong_square(self, game: State, step: Step) -> int | None:
         if step.kind == STACK:

@@ -1,30 +1,107 @@
-"""The matrix scanner and buttons through the wired mock pins of the simulated table."""
+"""The matrix scanner and buttons through the simulated table: the matrix lines the simulated factory
+offers (the lgpio group semantics), the single-pin fallback over wired mock pins, and the gpio backend's
+lgpio groups on a fake lgpio module wired to the same magnets."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 from controller.buttons import ButtonTracker, GpioButtons
 from controller.events import ButtonEvent, CellChanged, Press
-from controller.scanner import MatrixScanner
+from controller.gpio_backend import GroupLines
+from controller.scanner import MatrixScanner, PinLines
 from sim_hardware.clock import FakeClock
-from sim_hardware.pins import HISTORY, SimBoard, SimPinFactory
+from sim_hardware.pins import HISTORY, SimBoard, SimLines, SimPinFactory
 
 ROWS = [5, 6, 13, 19, 26, 16, 20]
 COLS = [21, 12, 25, 8, 7, 11, 24]
 
 
-def _table(debounce: int = 3) -> tuple[SimBoard, MatrixScanner, FakeClock]:
+class SinglePins:
+    """A factory that can only hand out single pins (as ``rpigpio``): the scanner falls back to them."""
+
+    def __init__(self, factory: SimPinFactory) -> None:
+        self.inner = factory
+        self.pin = factory.pin
+
+
+class FakeLgpio:
+    """lgpio's group calls on the simulated board: an open-drain output group drives the rows that are
+    written 0, a pulled-up input group reads the columns (a 1 = high = open)."""
+
+    SET_OPEN_DRAIN = 8
+    SET_PULL_UP = 32
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board = board
+        self.groups: dict[int, tuple[list[int], int]] = {}
+        self.calls: list[str] = []
+        self.open_handles = 0
+
+    def gpiochip_open(self, chip: int) -> int:
+        self.open_handles += 1
+        return 7
+
+    def gpiochip_close(self, handle: int) -> None:
+        self.open_handles -= 1
+
+    def group_claim_output(self, handle: int, gpios: list[int], levels: list[int], flags: int) -> int:
+        self.groups[gpios[0]] = (gpios, flags)
+        self.group_write(handle, gpios[0], sum(1 << i for i, level in enumerate(levels) if level))
+        return 0
+
+    def group_claim_input(self, handle: int, gpios: list[int], flags: int) -> int:
+        self.groups[gpios[0]] = (gpios, flags)
+        return 0
+
+    def group_write(self, handle: int, leader: int, bits: int) -> int:
+        self.calls.append("write")
+        gpios, flags = self.groups[leader]
+        assert flags & self.SET_OPEN_DRAIN, "rows must never be driven high"
+        self.board.low_rows = {self.board.row_of[g] for i, g in enumerate(gpios) if not bits >> i & 1}
+        return 0
+
+    def group_read(self, handle: int, leader: int) -> list[int]:
+        self.calls.append("read")
+        gpios, flags = self.groups[leader]
+        assert flags & self.SET_PULL_UP
+        levels = sum(1 << i for i, g in enumerate(gpios) if not self.board.column_low(self.board.col_of[g]))
+        return [len(gpios), levels]
+
+    def group_free(self, handle: int, leader: int) -> int:
+        del self.groups[leader]
+        return 0
+
+
+def lgpio_factory(board: SimBoard) -> tuple[Any, FakeLgpio]:
+    """The gpio backend's lgpio factory as ``gpio_backend.create`` equips it, on the fake lgpio."""
+    lg = FakeLgpio(board)
+    factory = SinglePins(SimPinFactory(board))
+    factory.matrix_lines = lambda rows, cols: GroupLines(lg, 0, rows, cols)  # type: ignore[attr-defined]
+    return factory, lg
+
+
+FACTORIES: dict[str, Callable[[SimBoard], Any]] = {
+    "sim-lines": SimPinFactory,
+    "single-pins": lambda board: SinglePins(SimPinFactory(board)),
+    "lgpio-groups": lambda board: lgpio_factory(board)[0],
+}
+
+
+@pytest.fixture(params=sorted(FACTORIES))
+def make_factory(request: pytest.FixtureRequest) -> Callable[[SimBoard], Any]:
+    return FACTORIES[request.param]
+
+
+def _table(make_factory: Callable[[SimBoard], Any], debounce: int = 3) -> tuple[SimBoard, MatrixScanner, FakeClock]:
     clock = FakeClock()
     board = SimBoard(ROWS, COLS, clock, random.Random(1))
-    scanner = MatrixScanner(SimPinFactory(board), ROWS, COLS, debounce_scans=debounce)
+    scanner = MatrixScanner(make_factory(board), ROWS, COLS, debounce_scans=debounce)
     return board, scanner, clock
-
-
-def _factory(scanner: MatrixScanner) -> SimPinFactory:
-    """The pins' factory, as a person with a multimeter would reach the pins."""
-    factory: SimPinFactory = scanner.pins[0].factory
-    return factory
 
 
 def _scan(scanner: MatrixScanner, clock: FakeClock, n: int) -> list[CellChanged]:
@@ -35,8 +112,15 @@ def _scan(scanner: MatrixScanner, clock: FakeClock, n: int) -> list[CellChanged]
     return out
 
 
-def test_a_magnet_closes_exactly_its_cell() -> None:
-    board, scanner, _ = _table()
+def test_each_factory_gets_its_own_lines() -> None:
+    board = SimBoard(ROWS, COLS)
+    assert isinstance(MatrixScanner(SimPinFactory(board), ROWS, COLS, debounce_scans=1).lines, SimLines)
+    assert isinstance(MatrixScanner(SinglePins(SimPinFactory(board)), ROWS, COLS, debounce_scans=1).lines, PinLines)
+    assert isinstance(MatrixScanner(lgpio_factory(board)[0], ROWS, COLS, debounce_scans=1).lines, GroupLines)
+
+
+def test_a_magnet_closes_exactly_its_cell(make_factory: Callable[[SimBoard], Any]) -> None:
+    board, scanner, _ = _table(make_factory)
     board.place((2, 5))
     assert scanner.read() == [0, 0, 1 << 5, 0, 0, 0, 0]
     board.place((6, 0), 4)
@@ -44,22 +128,49 @@ def test_a_magnet_closes_exactly_its_cell() -> None:
     assert scanner.read() == [0, 0, 0, 0, 0, 0, 1]
 
 
-def test_rows_idle_as_inputs_and_one_is_driven_low_at_a_time() -> None:
-    board, scanner, _ = _table()
-    board.place((0, 0))
-    scanner.read()
-    assert board.low_rows == set()  # all rows released after a pass
-    factory = _factory(scanner)
-    assert all(factory.pin(f"GPIO{n}").function == "input" for n in ROWS)
-    assert factory.pin(f"GPIO{COLS[0]}").pull == "up"
+def test_one_row_is_driven_low_at_a_time_and_all_are_released_on_close(
+        make_factory: Callable[[SimBoard], Any]) -> None:
+    board, scanner, clock = _table(make_factory)
+    seen: list[set[int]] = []
+    column_low = board.column_low
+    row_mask = board.row_mask
+
+    def spy_column(col: int) -> bool:
+        seen.append(set(board.low_rows))
+        return column_low(col)
+
+    def spy_row(row: int) -> int:
+        seen.append(set(board.low_rows))
+        return row_mask(row)
+
+    board.column_low = spy_column  # type: ignore[method-assign]
+    board.row_mask = spy_row  # type: ignore[method-assign]
+    _scan(scanner, clock, 1)
+    assert {frozenset(s) for s in seen} == {frozenset({r}) for r in range(len(ROWS))}
+    scanner.close()
+    assert board.low_rows == set()
 
 
-def test_debounce_needs_consecutive_equal_scans() -> None:
-    board, scanner, clock = _table(debounce=3)
+def test_two_calls_per_row_where_the_factory_reads_a_row_at_once() -> None:
+    board = SimBoard(ROWS, COLS)
+    factory, lg = lgpio_factory(board)
+    scanner = MatrixScanner(factory, ROWS, COLS, debounce_scans=3)
+    board.place((3, 3))
+    lg.calls.clear()
+    scanner.scan(0.0)
+    assert lg.calls == ["write", "read"] * len(ROWS)
+    scanner.close()
+    assert lg.groups == {} and lg.open_handles == 0
+
+
+def test_debounce_needs_consecutive_equal_scans(make_factory: Callable[[SimBoard], Any]) -> None:
+    board, scanner, clock = _table(make_factory, debounce=3)
     board.place((1, 1))
     assert _scan(scanner, clock, 2) == []
+    assert scanner.settling
     events = _scan(scanner, clock, 1)
     assert [(e.cell, e.closed) for e in events] == [((1, 1), True)]
+    assert not scanner.settling
     board.lift((1, 1))
     _scan(scanner, clock, 2)
     board.place((1, 1))  # bounced back before it counted: nothing
@@ -67,8 +178,15 @@ def test_debounce_needs_consecutive_equal_scans() -> None:
     assert scanner.closed_cells() == {(1, 1)}
 
 
-def test_chatter_produces_no_change_when_it_settles_back() -> None:
-    board, scanner, clock = _table(debounce=4)
+def test_changes_in_several_rows_come_in_row_order(make_factory: Callable[[SimBoard], Any]) -> None:
+    board, scanner, clock = _table(make_factory, debounce=2)
+    for cell in ((6, 6), (0, 3), (3, 0), (0, 1)):
+        board.place(cell)
+    assert [e.cell for e in _scan(scanner, clock, 2)] == [(0, 1), (0, 3), (3, 0), (6, 6)]
+
+
+def test_chatter_produces_no_change_when_it_settles_back(make_factory: Callable[[SimBoard], Any]) -> None:
+    board, scanner, clock = _table(make_factory, debounce=4)
     for r in range(7):
         for c in range(7):
             if (r + c) % 3 == 0:
@@ -86,10 +204,17 @@ def test_chatter_produces_no_change_when_it_settles_back() -> None:
 
 
 def test_pin_history_is_bounded() -> None:
-    _, scanner, clock = _table()
-    _scan(scanner, clock, 500)
-    factory = _factory(scanner)
-    assert all(len(pin.states) <= HISTORY for pin in factory.pins.values())
+    board = SimBoard(ROWS, COLS, FakeClock(), random.Random(1))
+    factory = SinglePins(SimPinFactory(board))
+    scanner = MatrixScanner(factory, ROWS, COLS, debounce_scans=3)
+    for i in range(500):
+        scanner.scan(i * 0.005)
+    assert all(len(pin.states) <= HISTORY for pin in factory.inner.pins.values())
+
+
+def test_the_simulated_lines_refuse_another_wiring() -> None:
+    with pytest.raises(ValueError, match="wired as rows"):
+        SimPinFactory(SimBoard(ROWS, COLS)).matrix_lines(ROWS[::-1], COLS)
 
 
 def test_buttons_press_release_hold_and_held_at_start() -> None:

@@ -64,6 +64,36 @@ def _dice_tables() -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[i
 _DISTS, _ENTRY_DICE, _AFTER_USE = _dice_tables()
 
 
+_BIT_SLOT: Final = 53  # 2**k % 53 differs for every k < 52: a bit's slot in a list of 53
+
+
+def _landing_tables() -> tuple[list[list[list[Step | None]]], list[list[list[Step | None]]]]:
+    """Per player and distance, the piece move landing on each square, at the square's bit slot
+    (``bit % 53``), forward and backward (onto a camp): move generation finds landing squares as bit
+    masks, and one modulo of the lowest bit is the cheapest way from there to the shared move object."""
+    fwd: list[list[list[Step | None]]] = [[[None] * _BIT_SLOT for _ in range(13)] for _ in PLAYERS]
+    back: list[list[list[Step | None]]] = [[[None] * _BIT_SLOT for _ in range(13)] for _ in PLAYERS]
+    for n in range(1, 13):
+        for dst in range(POSITIONS):
+            slot = (1 << dst) % _BIT_SLOT
+            for p, sign in enumerate(_SIGN):
+                src = dst - sign * n
+                if 0 <= src <= LAST:
+                    fwd[p][n][slot] = PIECE_MOVES[src][dst]
+                src = dst + sign * n
+                if 0 <= src <= LAST and dst % 6 == 0:
+                    back[p][n][slot] = PIECE_MOVES[src][dst]
+    return fwd, back
+
+
+_FORWARD, _BACKWARD = _landing_tables()
+_ENTRIES: Final = {(p, dice): tuple((1 << (d if p == 0 else LAST - d), ENTRIES[d if p == 0 else LAST - d])
+                                    for d in entry) for p in range(2) for dice, entry in _ENTRY_DICE.items()}
+_STACK_TARGETS: Final = [[tuple((src + sign * k, STACK_MOVES[src][src + sign * k]) for k in (6, 12, -6, -12)
+                               if 0 <= src + sign * k <= LAST) for src in range(POSITIONS)] for sign in _SIGN]
+_ROLLS: Final[list[Move]] = [r for r, _ in ROLL_OUTCOMES]
+
+
 LOCATIONS: Final = tuple(f"pos:{pos}" for pos in range(POSITIONS))
 
 
@@ -98,7 +128,7 @@ class State:
         self._waiting = [0, 0]
         self._home = [0, 0]
         self._winner: int | None = None
-        self._legal: list[Step] | None = None
+        self._legal: list[Move] | None = None
 
     # -- reading the position -------------------------------------------------------------------------
 
@@ -182,123 +212,147 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move now: the 21 rolls at a chance node, else every legal single step."""
-        if self.is_chance():
-            return [r for r, _ in ROLL_OUTCOMES]
-        return list(self._steps())
+        if self._dice:  # a player's turn (a won game has no dice left)
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._generate()
+            return legal[:]
+        return _ROLLS[:] if self._winner is None else []
 
-    def _steps(self) -> list[Step]:
+    def _steps(self) -> list[Move]:
         if self._legal is None:
             self._legal = self._generate() if self._dice and self._winner is None else []
         return self._legal
 
-    def _generate(self) -> list[Step]:
+    def _generate(self) -> list[Move]:
         """Legal steps from bit masks: one shift per distance finds every landing square at once.
 
         A single piece may land anywhere except on opposing camps and opposing stacks on track spaces;
         its own goal always takes it home (I-3). Only the few stacks on camps are looked at one by one.
         """
         p = self._to_move
-        sign = _SIGN[p]
         own = self._occ[p]
         ok = (_ALL & ~(self._occ[1 - p] & (_CAMP_MASK | self._multi))) | _GOAL_BIT[p]
         dice = self._dice
-        out: list[Step] = []
+        out: list[Move] = []
+        add = out.append
         if self._waiting[p]:
-            for d in _ENTRY_DICE[dice]:  # I-4: one die per entry, never the total
-                dst = d if p == 0 else LAST - d
-                if ok >> dst & 1:
-                    out.append(ENTRIES[dst])
+            for bit, entry in _ENTRIES[p, dice]:  # I-4: one die per entry, never the total
+                if ok & bit:
+                    add(entry)
             return out
         dists = _DISTS[dice]
-        for n in dists:
-            if p == 0:
-                fwd, back = (own << n) & ok, (own >> n) & ok & _CAMP_MASK
-            else:
-                fwd, back = (own >> n) & ok, (own << n) & ok & _CAMP_MASK
-            step = sign * n
-            while fwd:
-                low = fwd & -fwd
-                fwd ^= low
-                dst = low.bit_length() - 1
-                out.append(PIECE_MOVES[dst - step][dst])
-            while back:  # backward only onto a camp; the goal is never behind
-                low = back & -back
-                back ^= low
-                dst = low.bit_length() - 1
-                out.append(PIECE_MOVES[dst + step][dst])
+        forward, backward = _FORWARD[p], _BACKWARD[p]
+        ok_camp = ok & _CAMP_MASK
+        for n in dists:  # yellow moves up the track, blue down: the shifts go opposite ways
+            fwd, back = ((own << n) & ok, (own >> n) & ok_camp) if p == 0 else ((own >> n) & ok, (own << n) & ok_camp)
+            if fwd:
+                moves = forward[n]
+                while fwd:
+                    low = fwd & -fwd
+                    fwd ^= low
+                    add(moves[low % 53])  # type: ignore[arg-type]  # a landing square always has its move
+            if back:  # backward only onto a camp; the goal is never behind
+                moves = backward[n]
+                while back:
+                    low = back & -back
+                    back ^= low
+                    add(moves[low % 53])  # type: ignore[arg-type]
         stacks = own & self._multi & _CAMP_MASK
         if stacks:
             board = self._board
+            sign = _SIGN[p]
             goal = BASE[1 - p]
+            targets = _STACK_TARGETS[p]
             while stacks:
                 low = stacks & -stacks
                 stacks ^= low
                 src = low.bit_length() - 1
                 count = board[src] * sign
-                if count not in dists:
-                    continue
-                moves = STACK_MOVES[src]
-                for k in (6, 12, -6, -12):  # I-2: either of the next two camps, either way
-                    dst = src + sign * k
-                    if 0 <= dst <= LAST and (dst == goal or -board[dst] * sign < count):
-                        out.append(moves[dst])
+                if count in dists:
+                    for dst, move in targets[src]:  # I-2: either of the next two camps, either way
+                        if dst == goal or -board[dst] * sign < count:
+                            add(move)
         return out
 
     def apply(self, move: Move) -> None:
-        if isinstance(move, Roll):
-            if not self.is_chance():
+        if move.__class__ is Step:
+            legal = self._legal
+            if legal is None:
+                legal = self._steps()
+            if move in legal:
+                self._step(move)
+                return
+        elif isinstance(move, Roll):
+            if self._dice or self._winner is not None:
                 raise IllegalMoveError(f"{move}: no roll is due, {self.to_move} has dice {self._dice}")
             self._roll(move)
             return
-        if not isinstance(move, Step) or move not in self._steps():
-            raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
-        self._step(move)
+        raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
 
     def _roll(self, roll: Roll) -> None:
         self._dice = (roll.low, roll.high)
-        self._doubles = roll.is_double
-        self._legal = None
-        if not self._steps():  # I-5: no step at all passes the turn, even on a double
+        self._doubles = roll.low == roll.high
+        self._legal = legal = self._generate()
+        if not legal:  # I-5: no step at all passes the turn, even on a double
             self._end_turn(keep_player=False)
 
     def _step(self, step: Step) -> None:
+        """Move the pieces and keep the bit masks in step; written out rather than through ``_put``, as
+        this runs once per step of every playout of the bots."""
         p = self._to_move
         sign = _SIGN[p]
         board = self._board
-        if step.kind == PIECE:
-            self._put(step.src, board[step.src] - sign)
-            used = abs(step.dst - step.src)
+        occ = self._occ
+        src, dst = step.src, step.dst
+        kind = step.kind
+        if kind == PIECE:
+            left = board[src] - sign
+            board[src] = left
+            if left == 0:
+                occ[p] ^= 1 << src
+            elif left == sign:  # a stack of two is down to one
+                self._multi &= ~(1 << src)
+            used = dst - src if dst > src else src - dst
             force = 1
-        elif step.kind == STACK:
-            force = board[step.src] * sign
-            self._put(step.src, 0)
+        elif kind == STACK:
+            force = board[src] * sign
+            board[src] = 0
+            occ[p] ^= 1 << src
+            self._multi &= ~(1 << src)
             used = force
         else:
             self._waiting[p] -= 1
-            used = step.dst if p == 0 else LAST - step.dst
+            used = dst if p == 0 else LAST - dst
             force = 1
-        self._land(step.dst, force, p)
-        self._dice = _AFTER_USE[self._dice][used]
-        self._legal = None
+        if dst == BASE[1 - p]:  # I-3: home free, whatever stands on the opponent's base camp
+            home = self._home
+            home[p] += force
+            if home[p] == PIECES:
+                self._winner = p
+        else:
+            bit = 1 << dst
+            here = board[dst] * sign  # negative: opposing pieces, which are sent to wait
+            if here < 0:
+                self._waiting[1 - p] -= here
+                occ[1 - p] ^= bit
+                here = 0
+            here += force
+            board[dst] = here * sign
+            occ[p] |= bit
+            if here >= 2:  # (one piece lands only where no opposing stack stands: no stack bit to clear)
+                self._multi |= bit
+        dice = self._dice = _AFTER_USE[self._dice][used]
         if self._winner is not None:
             self._dice = ()
             self._doubles = False
-        elif not self._dice or not self._steps():
+            self._legal = None
+        elif not dice:
             self._end_turn(keep_player=self._doubles)
-
-    def _land(self, dst: int, force: int, p: int) -> None:
-        if dst == BASE[1 - p]:  # I-3: home free, whatever stands on the opponent's base camp
-            self._home[p] += force
-            if self._home[p] == PIECES:
-                self._winner = p
-            return
-        sign = _SIGN[p]
-        opposing = -self._board[dst] * sign
-        if opposing > 0:
-            self._waiting[1 - p] += opposing
-            self._put(dst, force * sign)
         else:
-            self._put(dst, self._board[dst] + force * sign)
+            self._legal = legal = self._generate()
+            if not legal:
+                self._end_turn(keep_player=self._doubles)
 
     def _put(self, pos: int, value: int) -> None:
         """Set a count and keep the bit masks that move generation reads in step with it."""
