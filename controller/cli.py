@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="human", help="your seat (--sim; default: the first)")
     play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
     play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
+    board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
+    board.add_argument("game")
+    board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
@@ -282,6 +285,19 @@ def replay_journal(path: Path) -> int:
     return 0
 
 
+def print_board(game: str, out: Path) -> int:
+    from engines.registry import load_ref
+
+    info = game_info(game)
+    if info.printable is None:
+        raise UsageError(f"{info.name} has no printable board")
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise UsageError(f"--out {out}: give a .svg or .png file name")
+    load_ref(info.printable)(out)
+    print(f"{out}: the {info.title} board, to print at 100 % scale")
+    return 0
+
+
 def selftest(args: argparse.Namespace) -> int:
     from controller.selftest import run_selftest
 
@@ -317,6 +333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return replay_journal(args.journal)
         if args.command == "selftest":
             return selftest(args)
+        if args.command == "board":
+            return print_board(args.game, args.out)
     except StopRequested as e:  # outside a running table (a demo, a replay): nothing to save beyond the journal
         print(f"stopped by {e}", file=sys.stderr)
         return 0

@@ -39,7 +39,8 @@ class GameInfo:
     can take a seat (empty: people only). ``flow``, ``screen`` and ``scripted`` name the table's side:
     the flow factory ``create(context)``, the pure position screen ``(state) -> Screen`` that ``replay``
     and the terminal show, and the scripted people of the simulated table. ``profiles`` are the shipped
-    board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one). ``player_option`` is
+    board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one); ``printable`` draws
+    the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix. ``player_option`` is
     the ``new_game`` keyword that sets the number of seats, for games between ``min_players`` and
     ``max_players``; ``demo_options`` and ``table_options`` are ``new_game`` options of a bot demo and of
     a real table.
@@ -62,6 +63,7 @@ class GameInfo:
     screen: str | None = None
     scripted: str | None = None
     profiles: tuple[str, ...] = ()
+    printable: str | None = None
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
