@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark of the project in one run (numbers and ratios, never pass/fail)."""
 
-from bench import bridge, engine, frames, journal, playouts, scan, table
+from bench import bridge, engine, frames, journal, playouts, scan, start, table
 
 if __name__ == "__main__":
     print("== engine playouts (issue 2)")
@@ -14,3 +14,4 @@ if __name__ == "__main__":
     engine.report()
     frames.report()
     journal.report()
+    start.report()

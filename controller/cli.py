@@ -19,7 +19,6 @@ from typing import Any, NoReturn
 
 from controller.stop import StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, games, get_game
-from hw_config import ConfigError
 
 log = logging.getLogger("boardkeeper")
 
@@ -118,6 +117,7 @@ def profile_for(name: str) -> Any:
 
 def check_config(profile: str, wiring: bool) -> int:
     from controller.table import known_profiles
+    from hw_config import ConfigError
 
     try:
         p = profile_for(profile)
@@ -318,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     _configure_logging(args.log_level)
     from controller.journal import JournalError
+    from hw_config import ConfigError
 
     old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
