@@ -40,7 +40,9 @@ class GameInfo:
     the flow factory ``create(context)``, the pure position screen ``(state) -> Screen`` that ``replay``
     and the terminal show, and the scripted people of the simulated table. ``profiles`` are the shipped
     board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one); ``printable`` draws
-    the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix. ``player_option`` is
+    the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix.
+    ``zero_sum`` promises ``evaluate(state, a) == -evaluate(state, b)`` exactly for the two players, so
+    search evaluates a leaf once instead of once per player. ``player_option`` is
     the ``new_game`` keyword that sets the number of seats, for games between ``min_players`` and
     ``max_players``; ``demo_options`` and ``table_options`` are ``new_game`` options of a bot demo and of
     a real table.
@@ -64,6 +66,7 @@ class GameInfo:
     scripted: str | None = None
     profiles: tuple[str, ...] = ()
     printable: str | None = None
+    zero_sum: bool = False
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
@@ -149,6 +152,7 @@ register(
         module="engines.hannibal",
         buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.hannibal.heuristic:evaluate",
+        zero_sum=True,
         flow="controller.flows.hannibal:create",
         screen="controller.flows.hannibal_screens:position_screen",
         scripted="sim_hardware.players:ScriptedTable",
@@ -233,6 +237,7 @@ register(
         module="engines.cannonball",
         buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.cannonball.heuristic:evaluate",
+        zero_sum=True,
         candidates="engines.cannonball.heuristic:candidates",
     )
 )

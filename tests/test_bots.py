@@ -75,3 +75,30 @@ def test_bots_refuse_to_move_at_a_chance_node() -> None:
     for bot in (HeuristicBot(random.Random(0)), MCTSBot(random.Random(0), 4)):
         with pytest.raises(ValueError, match="chance"):
             bot.choose(new_game())
+
+
+def test_zero_sum_games_really_are_antisymmetric_and_search_the_same() -> None:
+    """The registry's zero_sum flag lets MCTS evaluate a leaf once: it must be exactly true, and the search
+    must choose as it does evaluating both players."""
+    from engines.base import sample_chance
+    from engines.registry import games
+
+    flagged = [g for g in games() if g.zero_sum]
+    assert flagged
+    for info in flagged:
+        evaluate = info.evaluation()
+        assert evaluate is not None
+        for seed in range(3):
+            rng = random.Random(seed)
+            s = info.new_game()
+            a, b = s.players
+            for _ in range(120):
+                if s.is_over():
+                    break
+                assert evaluate(s, a) == -evaluate(s, b)
+                s.apply(sample_chance(s, rng) if s.is_chance() else rng.choice(list(s.legal_moves())))
+            if s.is_over() or s.is_chance():
+                continue
+            both = MCTSBot(random.Random(5), 16, evaluate=evaluate)  # given explicitly: evaluated for both sides
+            once = MCTSBot(random.Random(5), 16)
+            assert str(both.choose(s.clone())) == str(once.choose(s.clone()))

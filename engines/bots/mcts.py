@@ -17,7 +17,7 @@ import random
 from engines.base import GameState, HiddenInformation, Move
 from engines.bots.heuristic import evaluator_for
 from engines.bots.plans import Plan, turn_plans
-from engines.registry import Evaluator
+from engines.registry import Evaluator, get_game
 
 Values = dict[str, float]
 
@@ -62,6 +62,7 @@ class MCTSBot:
         self._evaluate = evaluate
         self._plan: list[Move] = []
         self._plan_key: object = None
+        self._zero_sum = False
 
     def choose(self, state: GameState) -> Move:
         player = state.current_player
@@ -70,6 +71,7 @@ class MCTSBot:
         if self._plan and self._plan_key == state.key():
             return self._next_planned(state)
         evaluate = self._evaluate or evaluator_for(state)
+        self._zero_sum = self._evaluate is None and get_game(state.game).zero_sum and len(state.players) == 2
         votes: dict[tuple[str, ...], float] = {}
         sequences: dict[tuple[str, ...], list[Move]] = {}
         trees = self.determinizations if isinstance(state, HiddenInformation) else 1
@@ -150,6 +152,10 @@ class MCTSBot:
     def _values(self, state: GameState, evaluate: Evaluator) -> Values:
         if state.is_over():
             return state.returns()
+        if self._zero_sum:  # evaluate(b) == -evaluate(a) exactly: the same numbers for half the work
+            a, b = state.players
+            e = evaluate(state, a)
+            return {a: 1.0 / (1.0 + math.exp(-e / self.scale)), b: 1.0 / (1.0 + math.exp(e / self.scale))}
         return {p: 1.0 / (1.0 + math.exp(-evaluate(state, p) / self.scale)) for p in state.players}
 
     def _select(self, node: _Node) -> _Node:
