@@ -26,6 +26,7 @@ from sim_hardware.pins import SimBoard
 
 LOOK_S = 0.3  # reading the screen before the next press
 SETTLE_WAIT_S = 0.8  # a chit put down: the table reads it within its settle time
+READ_S = 3.0  # the longest a message keeps the players from the question under it
 HESITATE_S = 3.5  # longer than the grace period: the table speaks about a row with two chits
 BATTLES = ("plain", "shared", "borrowed", "shared-borrowed", "leaderless-winner", "leaderless-loser")
 
@@ -52,6 +53,7 @@ class ScriptedFactionalTable(Hands):
         self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self._bumped = False
         self._intent_seq = -1
+        self._unread_since: float | None = None  # since when the screen shows a message, not the question
 
     # -- one look at the table ------------------------------------------------------------------------
 
@@ -60,6 +62,11 @@ class ScriptedFactionalTable(Hands):
         phase = flow.phase.value
         if phase == "over":
             return
+        if flow.display.current != flow.screen():
+            self._unread_since = now if self._unread_since is None else self._unread_since
+            if now - self._unread_since < READ_S:
+                return  # a message is up (a province changed hands, the die): read it first
+        self._unread_since = None
         if phase in ("setup", "fixup"):
             self._follow_fixups(now)
         elif phase == "duties":

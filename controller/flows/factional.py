@@ -275,8 +275,7 @@ class FactionalFlow:
         self.pending, self.selected = None, 0
         self.number = 0 if field.number and not field.words else None
         bases = list(dict.fromkeys(w.split("/")[0] for w in field.words))
-        if not self.words:
-            bases.sort(key=list(screens.EVENTS).index)
+        bases.sort(key=lambda w: (w == "none", list(screens.EVENTS).index(w) if not self.words else 0))
         self.options = ([DONE] if field.complete and bases else []) + bases
         if field.complete and not bases:
             self._finish_entry()
@@ -418,7 +417,7 @@ class FactionalFlow:
         grace = self.referee.grace_over()
         if phase not in OPEN:
             if not reading.matches and grace:
-                self._fix("finish the entry first")
+                self._fix("chit moved mid-entry")
             return
         if reading.doubled:
             if grace:

@@ -68,7 +68,7 @@ def board_prompt(g: State) -> tuple[str, str]:
     if g.phase == "reinforcements":
         return f"{t} reinforcements", "OK when reinforced"
     if g.phase == "initiative":
-        return f"{t} initiative", "Which side first?"
+        return f"{t} initiative", "Which side first? OK"
     if g.playing is None:
         return f"{t} card play over", "OK: who won the war?"
     return f"{t} {SIDE_NAMES[g.playing]} to play", f"{metal(g.dominant[g.playing])}: who plays?"
