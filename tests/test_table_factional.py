@@ -235,6 +235,27 @@ def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
     _check_golden("factional_ranking", table.hw.display_device.image.copy())
 
 
+def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(tmp_path: Path) -> None:
+    t = FactionalTable(tmp_path / "f.jsonl")
+    dead = t.cell("latium", "rome-silver")
+    t.board.stuck_open.add(dead)
+    t.set_up()
+    assert t.phase is Phase.SETUP and t.flow.fixups == ("put 1 on tray:latium:rome-silver",)
+    t.run(20.0)
+    assert "stuck? OK: ignore it" in t.text and "+Latium R.Silver" in t.text
+    t.press("OK")
+    assert t.phase is Phase.BOARD and "T1 reinforcements" in t.text
+    t.lift("latium", "rome-silver")  # a chit on a dead reed moved on: seen where it lands
+    t.put("latium", "rome-copper")
+    assert t.moves() == ["control latium rome-copper"]
+
+
+def test_selftest_names_all_120_tray_cells_and_the_8_buttons(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "factional-sim", "--script"]) == 0
+    out = capsys.readouterr().out
+    assert "cells seen working: 120/120" in out and "buttons pressed: 8/8" in out
+
+
 # -- whole games -------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

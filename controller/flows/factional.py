@@ -466,7 +466,7 @@ class FactionalFlow:
         """The same fix-up for a long time: its first cell's sensor may be stuck or dead."""
         if self.state in (Phase.SETUP, Phase.FIXUP) and self.referee.fixups:
             self.suspect = self.referee.fixups[0].split()[-1]
-            self.notice = f"{screens.fix_line(self.referee.fixups[0])[1:]} stuck? OK:ignore"
+            self.notice = "stuck? OK: ignore it"  # over the list, whose first line names the sensor
             self._log(f"sensor {self.suspect} may be stuck")
             self.redraw()
 
