@@ -443,14 +443,15 @@ class FactionalFlow:
 
     def _fix(self, reason: str) -> None:
         self.reason = reason
-        self.back = self.state
+        if self.state is not Phase.NOBODY:  # from the "nobody?" question, back to where it was asked
+            self.back = self.state
         self._post_fixups()
         self.to_fixup()
 
     def _follow(self, move: Move) -> None:
         """After an entry: a province entered by hand, whose chit must follow on the tray, or a tray
         changed while the entry was made, which must be put back (it was never read as an event)."""
-        if self._reading().matches:
+        if self.game.is_over() or self._reading().matches:
             return
         if isinstance(move, Control):
             self._fix("move the chit")

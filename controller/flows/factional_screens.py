@@ -167,7 +167,7 @@ def step_title(g: State, words: Sequence[str], pending: str | None) -> str:
               "control": ("", "Which province?", f"{province_name(words[-1])}: held by?" if n == 2 else ""),
               "discard": ("", "Who discards?"), "end": ("", "Who won the war?"),
               "initiative": ("", "Which side first?"),
-              "play": ("", "Who plays?", f"{NAMES.get(words[-1], '')}:" if n == 2 else "")}
+              "play": ("", "Who plays?", f"{NAMES.get(words[-1], '')} plays:" if n == 2 else "")}
     if kind in titles and n < len(titles[kind]):
         return titles[kind][n]
     return f"T{g.turn}: which event?"
