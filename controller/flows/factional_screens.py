@@ -126,7 +126,7 @@ def duty_pages(before: Mapping[str, str], g: State) -> list[tuple[str, tuple[str
     dominance = ["Dominant (Honor):"]
     for side in ("rome", "carthage"):
         top = g.dominant[side]
-        dominance.append(f" {SIDE_NAMES[side][:5] + ':':<7}{metal(top)} {honor[top]}-{honor[partner(top)]}")
+        dominance.append(f"{SIDE_NAMES[side][:5] + ':':<7}{metal(top)} {honor[top]} v {honor[partner(top)]}")
     dominance.append(f"changed: {', '.join(changed)}" if changed else "no change")
     duties: dict[str, list[str]] = {}
     for faction, duty in g.duties():
