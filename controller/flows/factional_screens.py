@@ -123,11 +123,11 @@ def duty_pages(before: Mapping[str, str], g: State) -> list[tuple[str, tuple[str
     with its duties; who places the Spanish CUs says why (more of Hispania held, or dominance on a tie)."""
     honor = g.honor()
     changed = [SIDE_NAMES[s] for s in ("rome", "carthage") if g.dominant[s] != before[s]]
-    dominance = ["Dominant (Honor):"]
+    dominance = ["Dominant (Honor):", f"changed: {'both sides' if len(changed) == 2 else changed[0]}" if changed
+                 else "no change"]
     for side in ("rome", "carthage"):
         top = g.dominant[side]
         dominance.append(f"{SIDE_NAMES[side][:5] + ':':<7}{metal(top)} {honor[top]} v {honor[partner(top)]}")
-    dominance.append(f"changed: {', '.join(changed)}" if changed else "no change")
     duties: dict[str, list[str]] = {}
     for faction, duty in g.duties():
         lines = duties.setdefault(faction, [])
