@@ -255,10 +255,13 @@ def message_screen(title: str, *lines: str) -> Screen:
 # -- the tray ----------------------------------------------------------------------------------------------
 
 def fix_line(instruction: str) -> str:
-    """``put 1 on tray:latium:rome-silver`` -> ``+Latium R.Silver``; ``lift ...`` -> ``-Latium ...``."""
+    """``put 1 on tray:latium:rome-silver`` -> ``+Latium R.Silver``; ``lift ...`` -> ``-Latium ...``;
+    ``Carthaginia`` -> ``Carthagin.``."""
     verb, *rest = instruction.split()
     _, province, holder = rest[-1].split(":")
-    return f"{'-' if verb == 'lift' else '+'}{province_name(province)} {SHORT[holder]}"
+    name = province_name(province)
+    name = name if len(name) <= 10 else name[:9] + "."  # 20 characters in all, as the top lines allow
+    return f"{'-' if verb == 'lift' else '+'}{name} {SHORT[holder]}"
 
 
 def fixup_screen(title: str, reason: str, fixups: Sequence[str]) -> Screen:
