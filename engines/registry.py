@@ -200,6 +200,10 @@ register(
         buttons=("OK", "NEXT", "PREV", "BACK", *(f"faction:{f}" for f in ("rome-silver", "rome-copper",
                                                                          "carthage-silver", "carthage-copper"))),
         bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
+        flow="controller.flows.factional:create",
+        screen="controller.flows.factional_screens:position_screen",
+        scripted="sim_hardware.factional_players:ScriptedFactionalTable",
+        profiles=("factional", "factional-sim"),
     )
 )
 

@@ -25,6 +25,10 @@ class TouchEverything(Hands):
             pin = hold.pin
             self._act(profile.timing.hold_s + 0.3, lambda: board.press_pin(pin), "hold BACK to end")
             self._act(0.1, lambda: board.release_pin(pin), "release BACK")
+        elif hold.cell is not None:  # a button in the matrix, like the reeds
+            cell = hold.cell
+            self._act(profile.timing.hold_s + 0.3, lambda: board.pressed.add(cell), "hold BACK to end")
+            self._act(0.1, lambda: board.pressed.discard(cell), "release BACK")
 
     def _decide(self, now: float) -> None:
         return  # everything was queued at the start

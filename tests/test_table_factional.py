@@ -1,0 +1,324 @@
+"""Factional Hannibal on the simulated table, end to end: the tests move chits on the Honor tray (magnets on
+its reeds) and press the buttons as people do, and read what people read: the screen and the journal."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from controller import journal
+from controller.cli import main
+from controller.demo import run_demo
+from controller.dice import Dice
+from controller.flows.factional import FactionalFlow, Phase
+from controller.screen import Screen
+from controller.table import Table, build_table, profile_for
+from engines.factional import location, new_game
+from sim_hardware.backend import create
+
+TICK = 0.01  # the simulated profile scans at 100 Hz
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+class FactionalTable:
+    def __init__(self, path: Path, seed: int = 0) -> None:
+        self.profile = profile_for("factional-sim")
+        self.hw = create(self.profile, seed=seed)
+        self.board = self.hw.board
+        self.journal_path = path
+        self.shown: list[tuple[Screen, str]] = []  # each screen, with the journal's last move when it went up
+        self.table: Table = build_table(self.profile, self.hw, path, Dice(random.Random(seed)), seed=seed,
+                                        echo=lambda s: self.shown.append((s, self.last_move())))
+        self.table.flow.start()
+        self.run(0.2)
+
+    @property
+    def flow(self) -> FactionalFlow:
+        flow = self.table.flow
+        assert isinstance(flow, FactionalFlow)
+        return flow
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds / TICK)):
+            self.table.loop.tick()
+            self.hw.clock.advance(TICK)
+
+    def press(self, button: str, times: int = 1) -> None:
+        cell = self.profile.buttons[button].cell
+        assert cell is not None
+        for _ in range(times):
+            self.board.pressed.add(cell)
+            self.run(0.08)
+            self.board.pressed.discard(cell)
+            self.run(0.3)
+
+    def cell(self, province: str, holder: str) -> tuple[int, int]:
+        return self.profile.locations[location(province, holder)]
+
+    def lift(self, province: str, holder: str) -> None:
+        self.board.lift(self.cell(province, holder))
+        self.run(0.5)
+
+    def put(self, province: str, holder: str) -> None:
+        self.board.place(self.cell(province, holder))
+        self.run(0.6)
+
+    def set_up(self) -> None:
+        for loc in new_game().occupancy():
+            self.board.place(self.profile.locations[loc])
+        self.run(0.6)
+
+    def pick(self, label: str) -> None:
+        """A menu: NEXT until ``label`` is highlighted, then OK (reading the screen)."""
+        for _ in range(12):
+            if f"> {label}" in self.text:
+                self.press("OK")
+                return
+            self.press("NEXT")
+        raise AssertionError(f"{label} is not offered: {self.text}")
+
+    def to_card_play(self, first: str) -> None:
+        self.press("OK")  # reinforcements done
+        self.press("OK")  # the duties read
+        self.press("OK")  # the cards dealt
+        self.press(f"faction:{first}")  # the initiative, by a faction button of that side
+
+    def wait_message(self) -> None:
+        self.run(1.6)  # a message stays up for the profile's message time
+
+    @property
+    def text(self) -> str:
+        current = self.table.display.current
+        return current.text() if current else ""
+
+    @property
+    def phase(self) -> Phase:
+        return self.flow.phase
+
+    def moves(self) -> list[str]:
+        return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
+
+    def last_move(self) -> str:
+        lines = self.journal_path.read_text().splitlines() if self.journal_path.exists() else []
+        return json.loads(lines[-1]).get("move", "") if len(lines) > 1 else ""
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> FactionalTable:
+    t = FactionalTable(tmp_path / "f.jsonl")
+    assert t.phase is Phase.SETUP and "+Latium R.Silver" in t.text
+    t.set_up()
+    assert t.phase is Phase.BOARD and "T1 reinforcements" in t.text
+    return t
+
+
+def _check_golden(name: str, image: Image.Image) -> None:
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        image.save(path)
+    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
+    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
+    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
+
+
+def test_a_chit_moved_on_the_tray_is_a_control_event_with_its_honor_change(table: FactionalTable) -> None:
+    table.lift("latium", "rome-silver")
+    assert table.moves() == []  # a chit in the hand is no event yet
+    table.put("latium", "carthage-copper")
+    assert table.moves() == ["control latium carthage-copper"]
+    assert "Latium (5 HP)" in table.text and "now Carth Copper" in table.text
+    assert "Rome Silver   8 >  3" in table.text and "Carth Copper  9 > 14" in table.text
+    table.lift("carthage", "carthage-copper")
+    table.run(3.0)  # off the tray for the grace period: nobody holds it now?
+    assert table.phase is Phase.NOBODY and "Carthage held by" in table.text
+    table.press("OK")
+    assert table.moves()[-1] == "control carthage none" and "Carth Copper 14 >  9" in table.text
+
+
+def test_a_row_with_two_chits_is_guided_back_and_nothing_is_applied(table: FactionalTable) -> None:
+    table.put("latium", "carthage-copper")  # the new cell first, the old chit still down
+    table.run(3.0)
+    assert table.phase is Phase.FIXUP and "Latium: 2 chits" in table.text and "-Latium C.Copper" in table.text
+    assert table.flow.fixups == ("lift tray:latium:carthage-copper",) and table.moves() == []
+    table.press("faction:rome-silver")  # no event is entered while the tray is wrong
+    table.lift("latium", "carthage-copper")
+    assert table.phase is Phase.BOARD and table.moves() == []
+    table.put("latium", "carthage-copper")
+    table.lift("latium", "rome-silver")  # the old chit lifted instead: the chit has moved
+    table.run(0.5)
+    assert table.moves() == ["control latium carthage-copper"]
+
+
+def test_a_chit_moved_during_an_entry_is_put_back_and_the_entry_goes_on(table: FactionalTable) -> None:
+    table.press("NEXT")
+    table.pick("Battle")
+    table.press("faction:rome-copper")
+    table.lift("sicilia", "rome-copper")
+    table.put("sicilia", "carthage-silver")
+    table.run(3.0)
+    assert table.phase is Phase.FIXUP and "chit moved mid-entry" in table.text
+    assert "-Sicilia C.Silver" in table.text and "+Sicilia R.Copper" in table.text
+    table.lift("sicilia", "carthage-silver")
+    table.put("sicilia", "rome-copper")
+    assert table.phase is Phase.FORM and table.moves() == []
+    assert table.flow.words == ["battle"] and "Won with P. Scipio?" in table.text  # where the entry was
+
+
+def test_a_battle_shows_the_honor_change_before_ok(table: FactionalTable) -> None:
+    table.press("NEXT")
+    table.pick("Battle")
+    assert "Battle: who won?" in table.text
+    table.press("faction:rome-silver")
+    assert "Won with T. Longus?" in table.text
+    table.pick("yes: Honor shared")
+    table.press("faction:carthage-copper")
+    table.pick("yes: it loses PCs")
+    assert "PCs: 0" in table.text and "no Honor changes" in table.text
+    table.press("NEXT", 5)
+    table.press("PREV")
+    assert "PCs: 4" in table.text
+    for line in ("Rome Silver   8 > 10", "Rome Copper   6 >  8", "Carth Copper  9 >  5"):
+        assert line in table.text
+    assert table.moves() == []  # shown, not yet entered
+    table.press("OK")
+    assert table.moves() == ["battle rome-silver/shared carthage-copper/borrowed 4"]
+    assert table.phase is Phase.BOARD and "*Carth Copper  5  0c" in table.text
+
+
+def test_an_activation_asks_the_partner_who_vetoes(table: FactionalTable) -> None:
+    table.to_card_play("carthage-silver")
+    assert "T1 Carthage to play" in table.text and "Copper: who plays?" in table.text
+    assert table.moves() == ["reinforced", "initiative carthage"]
+    table.press("faction:rome-silver")
+    assert "not Rome's play" in table.text
+    table.press("faction:carthage-copper")
+    table.pick("activate Hannibal")
+    assert "Copper asks to" in table.text and "activate Hannibal." in table.text and "Silver answers:" in table.text
+    table.press("BACK")
+    assert table.moves()[-2:] == ["play carthage-copper activate", "veto"]
+    assert "T1 Rome to play" in table.text and "*Carth Copper  9  3c" in table.text
+
+
+def test_the_die_is_journaled_before_it_is_shown(table: FactionalTable) -> None:
+    table.press("NEXT")
+    table.pick("Roll the die")
+    die = table.moves()[-1]
+    assert table.moves()[-2:] == ["roll", die] and die.startswith("die ")
+    shown = [(screen, last) for screen, last in table.shown if screen.dice]
+    assert len(shown) == 1 and shown[0][1] == die and f"rolled {die[4:]}" in shown[0][0].text()
+
+
+def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
+    table.lift("celtiberia", "carthage-silver")
+    table.put("celtiberia", "carthage-copper")
+    table.to_card_play("rome-copper")
+    table.wait_message()
+    assert table.phase is Phase.BOARD and "T1 Rome to play" in table.text
+    _check_golden("factional_honor_board", table.hw.display_device.image.copy())
+    table.press("NEXT")
+    table.pick("Game over")
+    table.pick("Carthage")
+    assert "Carthage won the war?" in table.text and table.moves()[-1] == "initiative rome"
+    table.press("OK")
+    assert table.moves()[-1] == "end carthage" and table.phase is Phase.OVER
+    assert "First Among Equals" in table.text and "1 Carth Copper  10" in table.text
+    _check_golden("factional_ranking", table.hw.display_device.image.copy())
+
+
+def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(tmp_path: Path) -> None:
+    t = FactionalTable(tmp_path / "f.jsonl")
+    dead = t.cell("latium", "rome-silver")
+    t.board.stuck_open.add(dead)
+    t.set_up()
+    assert t.phase is Phase.SETUP and t.flow.fixups == ("put 1 on tray:latium:rome-silver",)
+    t.run(20.0)
+    assert "stuck? OK: ignore it" in t.text and "+Latium R.Silver" in t.text
+    t.press("OK")
+    assert t.phase is Phase.BOARD and "T1 reinforcements" in t.text
+    t.lift("latium", "rome-silver")  # a chit on a dead reed moved on: seen where it lands
+    t.put("latium", "rome-copper")
+    assert t.moves() == ["control latium rome-copper"]
+
+
+def test_selftest_names_all_120_tray_cells_and_the_8_buttons(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "factional-sim", "--script"]) == 0
+    out = capsys.readouterr().out
+    assert "cells seen working: 120/120" in out and "buttons pressed: 8/8" in out
+
+
+# -- whole games -------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path, Path, str]]:
+    """One CLI demo for the tests below: its exit code, journal, frames and printed screens."""
+    folder = tmp_path_factory.mktemp("demo")
+    path, frames = folder / "demo.jsonl", folder / "frames"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["demo", "factional", "--seed", "3", "--journal", str(path), "--frames", str(frames)])
+    yield code, path, frames, out.getvalue()
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_the_demo_plays_nine_turns_to_a_four_place_ranking(demo: tuple[int, Path, Path, str]) -> None:
+    code, path, frames, out = demo
+    assert code == 0
+    last = _lines(path)[-1]
+    assert last["move"].startswith("end ") and last["state"]["turn"] == 9
+    assert sorted(last["state"]["ranking"]) == sorted(new_game().players)
+    contents = journal.read(path)
+    assert contents.finished and journal.replay(contents, path)[-1].ranking() == last["state"]["ranking"]
+    assert f"winner: {last['state']['ranking'][0]}" in out and len(list(frames.glob("*.png"))) > 300
+
+
+def test_the_demo_shows_every_kind_of_event(demo: tuple[int, Path, Path, str]) -> None:
+    moves = [line["move"] for line in _lines(demo[1])[1:]]
+    words = [m.split() for m in moves]
+    for kind in ("reinforced", "initiative", "play", "approve", "veto", "roll", "die", "discard", "control"):
+        assert any(w[0] == kind for w in words), kind
+    battles = [w for w in words if w[0] == "battle"]
+    assert any("/shared" in w[1] for w in battles) and any("/borrowed" in w[2] for w in battles)
+    assert any(w[1] == "none" for w in battles) and any(w[2] == "none" for w in battles)
+    assert any(w[0] == "play" and len(w) == 3 for w in words)
+    assert sum(w[0] == "control" and w[2] == "none" for w in words) >= 1
+
+
+def test_every_demo_screen_fits_the_oled(demo: tuple[int, Path, Path, str]) -> None:
+    """21 characters a line (20 on the first two, beside where dice would be drawn; 17 beside a die), four
+    lines over a footer or five without."""
+    blocks = [b.split("\n") for b in demo[3].split("\n\n") if b and not b.startswith("winner:")]
+    assert len(blocks) > 300
+    for block in blocks:
+        title, rest = block[0], block[1:]
+        body = [line[2:] for line in rest if line[:2] in ("  ", "> ")]
+        footer = [line for line in rest if line[:2] not in ("  ", "> ")]
+        dice = "  [" in title
+        assert len(title.split("  [")[0]) <= 21 and all(len(f) <= 21 for f in footer), block
+        assert len(body) <= (4 if footer else 5), block
+        for i, line in enumerate(body):
+            assert len(line) <= ((17 if dice else 20) if i < 2 else 21), block
+
+
+def test_resume_after_a_cut_journal_finishes_the_same_game(demo: tuple[int, Path, Path, str],
+                                                           tmp_path: Path) -> None:
+    lines = demo[1].read_text().splitlines(keepends=True)
+    half = len(lines) * 2 // 3
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:half]) + lines[half][:30])  # torn mid-line by a power cut
+    result = run_demo(3, cut, game="factional")
+    assert result.table.resumed and cut.read_text().splitlines(keepends=True)[:half] == lines[:half]
+    final = journal.replay(journal.read(cut))[-1]
+    assert final.is_over() and len(final.ranking()) == 4
