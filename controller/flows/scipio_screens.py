@@ -44,7 +44,7 @@ def over_screen(g: State) -> Screen:
     if g.plan:
         field, army, amount, _ = g.plan[0]
         cards = {a: p for a in ARMIES if (p := g.pending_placement(a)) is not None}
-        return Screen(title, (*card_rows(g, cards), f"{NAMES[army]} can't lose {amount}"),
+        return Screen(title, (*card_rows(g, cards), f"{NAMES[army]} can't take {amount}"),
                       footer=f"in {field}: game over")
     loser = NAMES[other(g.winner or "rome")]
     return Screen(title, (f"{loser} has an", "empty formation", troops_line(g, "rome"), troops_line(g, "carthage")),
