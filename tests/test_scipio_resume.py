@@ -57,6 +57,7 @@ def resume_every_cut(seed: int, workdir: Path, cuts: range | None = None,
             assert kept[:k] == lines[:k], "a line journaled before the cut changed"
             assert states[-1].winner in ("rome", "carthage")
             assert result.table.flow.phase is Phase.OVER
+            assert not result.table.flow.ignored, "a reed was declared broken that never was"
             sweep.finished += 1
         except Exception as e:
             sweep.failures.append(f"seed {seed} cut after line {k}: {type(e).__name__}: {e}")

@@ -354,6 +354,8 @@ def test_a_restart_after_a_removal_has_the_tokens_put_back_then_asks_the_next_da
     assert t.text.startswith("Resume: tokens") and "12 formations empty" in t.text
     t.press("OK")  # nothing goes on while a formation reads empty
     assert t.phase is Phase.BOARD and "empty: carthage:green.0" in t.text
+    t.press("OK")  # a second press too soon to have read the list declares nothing broken
+    assert t.phase is Phase.BOARD and not t.flow.ignored
     t.put_tokens()
     assert "all set: OK" in t.text and t.phase is Phase.BOARD
     t.press("OK")
@@ -407,7 +409,8 @@ def test_a_dead_reed_at_the_restart_is_vouched_for_with_a_second_ok(game8: list[
     t = ScipioTable(cut_after(game8, tmp_path, "remove"))
     t.put_tokens(leave_empty="rome:purple.1")  # the tokens are there, the reed stays open
     t.press("OK")
-    assert t.phase is Phase.BOARD and "empty: rome:purple.1" in t.text
+    assert t.phase is Phase.BOARD and "empty: rome:purple.1" in t.text and "OK again: reed broken" in t.text
+    t.run(1.0)
     t.press("OK")  # the players' word: the reed is broken
     assert t.phase is Phase.DAMAGE and "rome:purple.1" in t.flow.ignored
 

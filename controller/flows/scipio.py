@@ -105,6 +105,8 @@ class ScipioFlow:
         self.missing: tuple[str, ...] = ()
         self._back_to: Phase | None = None
         self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
+        self._pressed_at = 0.0
+        self._named_at = 0.0  # when the set-up check last named the formations that read empty
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.ENTRY,
                                queued=True, auto_transitions=False, after_state_change="redraw")
 
@@ -141,6 +143,7 @@ class ScipioFlow:
         elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             if self.state is Phase.MISMATCH and event.at - self._mismatch_at < MISMATCH_GUARD_S:
                 return  # pressed for the screen before: never let it declare a reed broken
+            self._pressed_at = event.at
             self._button(event.button)
 
     def _cell(self, event: CellChanged) -> None:
@@ -176,10 +179,11 @@ class ScipioFlow:
 
     def _board_ok(self) -> None:
         """The players say the tokens are set. A formation still reading empty is named first; OK again on
-        the same list is the players' word that those reeds are broken (else a dead reed would keep a
-        saved game from ever resuming)."""
+        the same list, once it has been up long enough to read, is the players' word that those reeds are
+        broken (else a dead reed would keep a saved game from ever resuming)."""
         empty = "empty: " + " ".join(self.missing)
-        if self.missing and self.notice != empty:
+        if self.missing and (self.notice != empty or self._pressed_at - self._named_at < MISMATCH_GUARD_S):
+            self._named_at = self._pressed_at  # a hasty press restarts the wait
             self.notice = empty
             self.redraw()
             return
@@ -453,7 +457,8 @@ class ScipioFlow:
             lines = (screens.troops_line(g, "rome"), screens.troops_line(g, "carthage"),
                      self.notice or (empty if self.missing else "all set: OK"))
             first = g.step == "tiles" and g.round == 1
-            return Screen("Place the tokens" if first else "Resume: tokens", lines, footer="then OK")
+            footer = "OK again: reed broken" if self.notice.startswith("empty: ") else "then OK"
+            return Screen("Place the tokens" if first else "Resume: tokens", lines, footer=footer)
         if phase is Phase.REVEAL:
             return screens.reveal_screen(g, self.revealed, self.revealed_at)
         if phase is Phase.DAMAGE:

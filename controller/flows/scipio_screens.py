@@ -38,8 +38,9 @@ def position_screen(g: State, notice: str = "") -> Screen:
 
 def over_screen(g: State) -> Screen:
     """The result and why, the last thing the table shows. Damage that could not be taken is shown with
-    the cards that dealt it: a reveal that ends the game is never shown on its own (nobody would press OK
-    on it), so this screen is the reveal too. Every line fits the 21 columns of the panel."""
+    the cards that dealt it: this screen is also the reveal of a phase that ends the game, since the table
+    stops when the game is over and nobody could press OK on a reveal then. Every line fits the panel's 21
+    columns."""
     title = f"{NAMES[g.winner or 'rome']} wins!"
     if g.plan:
         field, army, amount, _ = g.plan[0]
