@@ -129,8 +129,8 @@ class ScipioFlow:
         if self.journal.seq < 2:
             return
         entries = read(self.journal.path).entries[-2:]
-        moves = [parse(e.move) for e in entries]
-        if [(m.kind, m.army) for m in moves] == [("place", "rome"), ("place", "carthage")]:
+        moves = [parse(e.move) for e in entries if e.move.startswith("place ")]
+        if [m.army for m in moves] == ["rome", "carthage"]:
             self.revealed = {m.army: dict(zip(FIELDS, m.nums, strict=True)) for m in moves}
             before = State.from_json(entries[0].state)
             self.revealed_at = (before.round, before.phase)
