@@ -179,6 +179,23 @@ def test_organisation_is_entered_behind_a_look_away_screen(tmp_path: Path) -> No
     assert t.phase is Phase.BOARD and "R 7 5|6 5|6 5" in t.text and "C 7 5|6 5|6 5" in t.text
 
 
+def test_cards_without_pads_any_card_of_the_hand_can_go_on_any_field(tmp_path: Path) -> None:
+    t = ScipioTable(tmp_path / "g.jsonl", without_pads(tmp_path))
+    t.organise_default()
+    t.set_up_tokens()
+    assert "Carthage, look away!" in t.text
+    t.press("OK")
+    assert "Y>2  P 3  G 4" in t.text
+    t.press("NEXT")  # yellow takes the 3 purple was showing
+    t.press("OK")
+    assert "Y 3  P>2  G 4" in t.text  # purple moves on to a card still free
+    t.press("NEXT", 2)  # 4, then 5: the 3 on yellow is skipped
+    t.press("OK")
+    t.press("PREV")  # green: from 4 down past the 3 on yellow to the 2
+    t.press("OK")
+    assert t.moves()[-1] == "place rome Y3 P5 G2"
+
+
 def test_tokens_must_be_on_every_formation_before_play(table: ScipioTable) -> None:
     table.organise_default()
     table.board.place(table.cell("rome", "yellow.0"), 6)

@@ -290,15 +290,19 @@ class ScipioFlow:
 
     def _edit(self, player: str, button: str) -> None:
         """The menu entry of a secret choice: NEXT/PREV change the value under the cursor, OK moves on
-        and after the last value commits, BACK steps back (from the first value, to the look-away screen)."""
+        and after the last value commits, BACK steps back (from the first value, to the look-away screen).
+
+        A card offers every card of the hand not already on an earlier field: the fields still to come
+        must not hold a card back (yellow could never get the 3 purple was showing), and moving on puts
+        the next field on a card still free."""
         v, organisation = self.values, self.game.step == "org"
+        hand = sorted(self.game.hands[player])
         if button in ("NEXT", "PREV"):
             step = 1 if button == "NEXT" else -1
             if organisation:
                 v[self.cursor] = min(29, max(1, v[self.cursor] + step))
             else:
-                others = {c for i, c in enumerate(v) if i != self.cursor}
-                free = [c for c in sorted(self.game.hands[player]) if c not in others]
+                free = [c for c in hand if c not in v[:self.cursor]]
                 v[self.cursor] = free[(free.index(v[self.cursor]) + step) % len(free)]
         elif button == "BACK":
             if self.cursor:
@@ -308,6 +312,8 @@ class ScipioFlow:
         elif button == "OK":
             if self.cursor < len(v) - 1:
                 self.cursor += 1
+                if not organisation and v[self.cursor] in v[:self.cursor]:
+                    v[self.cursor] = next(c for c in hand if c not in v[:self.cursor])
             elif organisation and sum(v) != 34:
                 self.notice = f"34 tokens, not {sum(v)}"
             else:
