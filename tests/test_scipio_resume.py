@@ -4,8 +4,8 @@ Each cut journal is resumed on a fresh simulated table (new pins, reeds that rea
 scan, tokens wherever the players left them) and played to the end by the scripted players, who put the
 tokens back as the screen asks. Run as a script for a wider sweep than the suite affords::
 
-    python -m tests.test_scipio_resume 1-16            # the demo's heuristic bots
-    python -m tests.test_scipio_resume 1-40 random     # random bots: shorter games, odder positions
+    python tests/test_scipio_resume.py 1-16              # the demo's heuristic bots
+    python tests/test_scipio_resume.py 1-40 random       # random bots: shorter games, odder positions
 
 The suite runs every cut of two random-bot games that between them reach every New Orders step but the
 Deserter's (the third game's cuts around it stand in), with a reveal, damage and a new round each.
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from test_table_scipio import without_pads
 
 from controller import journal
 from controller.demo import run_demo
@@ -39,11 +40,11 @@ class Sweep:
 
 
 def resume_every_cut(seed: int, workdir: Path, cuts: range | None = None,
-                     seats: Mapping[str, str] | None = None) -> Sweep:
+                     seats: Mapping[str, str] | None = None, profile: str | None = None) -> Sweep:
     """Play ``seed`` whole, then for each cut (default: after every line but the last) resume a copy of the
     journal cut there and play it out; each must end with a winner and a journal that replays."""
     whole = workdir / f"whole-{seed}.jsonl"
-    run_demo(seed, whole, game="scipio", seats=seats)
+    run_demo(seed, whole, game="scipio", seats=seats, profile=profile)
     lines = whole.read_bytes().splitlines(keepends=True)
     sweep = Sweep(seed, len(lines))
     for k in cuts or range(1, len(lines)):
@@ -51,7 +52,7 @@ def resume_every_cut(seed: int, workdir: Path, cuts: range | None = None,
         cut.write_bytes(b"".join(lines[:k]))
         sweep.resumed += 1
         try:
-            result = run_demo(seed, cut, game="scipio", seats=seats)
+            result = run_demo(seed, cut, game="scipio", seats=seats, profile=profile)
             kept = cut.read_bytes().splitlines(keepends=True)
             states = journal.replay(journal.read(cut), cut)
             assert kept[:k] == lines[:k], "a line journaled before the cut changed"
@@ -72,6 +73,13 @@ def test_every_cut_resumes_to_a_winner(seed: int, tmp_path: Path) -> None:
     sweep = resume_every_cut(seed, tmp_path, cuts, RANDOM)
     assert not sweep.failures, "\n".join(sweep.failures)
     assert sweep.finished == (len(cuts) if cuts else sweep.lines - 1) and sweep.finished > 3
+
+
+def test_cuts_around_the_cards_entered_on_the_menu_resume(tmp_path: Path) -> None:
+    """Without card pads the cards go through the look-away screen and the menu."""
+    sweep = resume_every_cut(8, tmp_path, range(2, 8), RANDOM, str(without_pads(tmp_path)))
+    assert not sweep.failures, "\n".join(sweep.failures)
+    assert sweep.finished == 6
 
 
 @pytest.mark.parametrize("kind", ["remove", "draw", "card"])
