@@ -16,9 +16,11 @@ from controller import journal
 from controller.cli import main
 from controller.demo import run_demo
 from controller.dice import Dice
+from controller.flows import scipio_screens as screens
 from controller.flows.scipio import Phase, ScipioFlow
+from controller.screen import render
 from controller.table import Table, build_table, profile_for
-from engines.scipio import FORMATIONS, location
+from engines.scipio import FORMATIONS, State, location
 from hw_config import Profile
 from sim_hardware.backend import create
 
@@ -114,10 +116,37 @@ class ScipioTable:
             self.press(f"card:{army}:{c}")
         self.press("OK")
 
+    def put_tokens(self, leave_empty: str = "") -> None:
+        """Put every formation's tokens back as the engine counts them (after a restart), but one."""
+        game = self.flow.game
+        for army in ("rome", "carthage"):
+            for i, f in enumerate(FORMATIONS):
+                cell = self.cell(army, f)
+                self.board.lift(cell, self.board.count(cell))
+                if location(army, i) != leave_empty:
+                    self.board.place(cell, game.formation(army, i))
+        self.run(0.3)
+
 
 @pytest.fixture
 def table(tmp_path: Path) -> ScipioTable:
     return ScipioTable(tmp_path / "scipio.jsonl")
+
+
+@pytest.fixture(scope="module")
+def game8(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """The journal lines of a short random-bot game: damage, Opportune Move, Renowned General, a win."""
+    path = tmp_path_factory.mktemp("demo") / "whole.jsonl"
+    run_demo(8, path, game="scipio", seats={"rome": "random", "carthage": "random"})
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def cut_after(lines: list[bytes], tmp_path: Path, move: str) -> Path:
+    """The journal as a power cut after the first line whose move starts with ``move`` left it."""
+    k = next(i for i, line in enumerate(lines) if json.loads(line).get("move", "").startswith(move)) + 1
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"".join(lines[:k]))
+    return path
 
 
 def _check_golden(name: str, image: Image.Image) -> None:
@@ -148,6 +177,23 @@ def test_organisation_is_entered_behind_a_look_away_screen(tmp_path: Path) -> No
     t.press("OK")
     assert t.moves()[-1] == "org carthage 7,5,6,5,6,5"  # the cursor stayed on green.1
     assert t.phase is Phase.BOARD and "R 7 5|6 5|6 5" in t.text and "C 7 5|6 5|6 5" in t.text
+
+
+def test_cards_without_pads_any_card_of_the_hand_can_go_on_any_field(tmp_path: Path) -> None:
+    t = ScipioTable(tmp_path / "g.jsonl", without_pads(tmp_path))
+    t.organise_default()
+    t.set_up_tokens()
+    assert "Carthage, look away!" in t.text
+    t.press("OK")
+    assert "Y>2  P 3  G 4" in t.text
+    t.press("NEXT")  # yellow takes the 3 purple was showing
+    t.press("OK")
+    assert "Y 3  P>2  G 4" in t.text  # purple moves on to a card still free
+    t.press("NEXT", 2)  # 4, then 5: the 3 on yellow is skipped
+    t.press("OK")
+    t.press("PREV")  # green: from 4 down past the 3 on yellow to the 2
+    t.press("OK")
+    assert t.moves()[-1] == "place rome Y3 P5 G2"
 
 
 def test_tokens_must_be_on_every_formation_before_play(table: ScipioTable) -> None:
@@ -239,15 +285,24 @@ def test_golden_reveal_and_damage_screens(table: ScipioTable) -> None:
     _check_golden("scipio_damage", table.hw.display_device.image.copy())
 
 
-def test_cli_demo_scipio_plays_a_whole_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("seed", [3, 4])  # 4 ends on a reveal: the cards dealt damage nobody could take
+def test_cli_demo_scipio_plays_a_whole_game(seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, frames = tmp_path / "s.jsonl", tmp_path / "frames"
-    assert main(["demo", "scipio", "--seed", "3", "--journal", str(path), "--frames", str(frames), "--quiet"]) == 0
+    assert main(["demo", "scipio", "--seed", str(seed), "--journal", str(path), "--frames", str(frames),
+                 "--quiet"]) == 0
     last = json.loads(path.read_text().splitlines()[-1])
     assert last["state"]["winner"] in ("rome", "carthage")
     contents = journal.read(path)
-    assert contents.finished and journal.replay(contents, path)[-1].winner == last["state"]["winner"]
-    assert len(list(frames.glob("*.png"))) > 20
+    final = journal.replay(contents, path)[-1]
+    assert contents.finished and final.winner == last["state"]["winner"]
+    pngs = sorted(frames.glob("*.png"))
+    assert len(pngs) > 20
     assert f"winner: {last['state']['winner']}" in capsys.readouterr().out
+    assert isinstance(final, State)
+    expected = render(screens.position_screen(final))
+    assert f"{screens.NAMES[last['state']['winner']]} wins!" in screens.position_screen(final).title
+    diff = ImageChops.difference(Image.open(pngs[-1]).convert("L"), expected.convert("L"))
+    assert diff.getbbox() is None, "the last frame is not the result"
 
 
 def test_demo_with_mistakes_catches_every_knocked_formation(tmp_path: Path) -> None:
@@ -269,6 +324,112 @@ def test_resume_after_a_power_cut_finishes_the_same_journal(tmp_path: Path) -> N
     kept = cut.read_text().splitlines(keepends=True)
     assert kept[: len(lines) // 2] == lines[: len(lines) // 2]  # nothing journaled before the cut changed
     assert journal.replay(journal.read(cut))[-1].winner in ("rome", "carthage")
+
+
+def test_a_reveal_without_damage_names_the_phase_the_cards_were_played_in(table: ScipioTable) -> None:
+    table.organise_default()
+    table.set_up_tokens()
+    table.place_on_pad("rome", (7, 2, 4))
+    table.place_on_pad("carthage", (7, 2, 4))  # every field a tie: the engine goes straight on to phase 2
+    assert table.phase is Phase.REVEAL and table.flow.game.phase == 2
+    assert table.text.startswith("Reveal R1 phase 1\n") and "no damage" in table.text
+    table.press("OK")
+    table.place_on_pad("rome", (3, 5, 6))
+    table.place_on_pad("carthage", (3, 5, 6))  # and on to round 2
+    assert table.text.startswith("Reveal R1 phase 2\n") and "R3 v C3" in table.text
+    table.press("OK")
+    table.run(2.0)
+    assert table.moves()[-1].startswith("tiles ") and table.flow.game.round == 2 and "Rome: cards" in table.text
+
+
+def test_a_reveal_that_ends_the_game_shows_the_winner_with_the_cards(table: ScipioTable) -> None:
+    table.press("OK")  # Rome: yellow 1,1, the rest piled on green.1
+    table.press("PREV", 5)
+    table.press("OK")
+    table.press("PREV", 4)
+    table.press("OK", 4)
+    table.press("NEXT", 9)
+    table.press("OK")
+    table.press("OK")  # Carthage: the default
+    table.press("OK", len(FORMATIONS))
+    assert table.moves() == ["org rome 1,1,6,5,6,15", "org carthage 6,5,6,5,6,6"]
+    table.set_up_tokens()
+    table.place_on_pad("rome", (2, 3, 4))
+    table.place_on_pad("carthage", (5, 3, 4))  # yellow: a shield break on Rome's two tokens
+    assert table.lines()[-1]["state"]["winner"] == "carthage"
+    assert table.phase is Phase.OVER
+    lines = table.text.split("\n")
+    assert lines[0] == "Carthage wins!" and lines[1].endswith("R2 v C5")  # the cards that did it
+    assert lines[-2:] == ["  Rome can't take 4", "in yellow: game over"]
+    _check_golden("scipio_over", table.hw.display_device.image.copy())
+
+
+def test_a_restart_after_a_removal_has_the_tokens_put_back_then_asks_the_next_damage(
+        game8: list[bytes], tmp_path: Path) -> None:
+    t = ScipioTable(cut_after(game8, tmp_path, "remove"))  # a new table: every reed reads empty
+    assert t.table.resumed and t.phase is Phase.BOARD
+    assert t.text.startswith("Resume: tokens") and "12 formations empty" in t.text
+    t.press("OK")  # nothing goes on while a formation reads empty
+    assert t.phase is Phase.BOARD and "empty: carthage:green.0" in t.text
+    t.press("OK")  # a second press too soon to have read the list declares nothing broken
+    assert t.phase is Phase.BOARD and not t.flow.ignored
+    t.put_tokens()
+    assert "all set: OK" in t.text and t.phase is Phase.BOARD
+    t.press("OK")
+    assert t.phase is Phase.DAMAGE and "Green: damage" in t.text and "Carthage takes 1" in t.text
+    t.press("tap:carthage:green.1")
+    t.press("OK")
+    assert t.moves()[-1] == "remove carthage green 0,1" and t.phase is Phase.MENU and "draw carthage" in t.text
+
+
+def test_a_restart_after_a_new_orders_card_opens_its_menu(game8: list[bytes], tmp_path: Path) -> None:
+    t = ScipioTable(cut_after(game8, tmp_path, "card general"))
+    t.put_tokens()
+    t.press("OK")
+    assert t.phase is Phase.MENU and t.text.startswith("Carthage: general") and "tiles Y1 P2 G3" in t.text
+
+
+def test_a_restart_right_after_the_cards_shows_the_reveal_again(game8: list[bytes], tmp_path: Path) -> None:
+    t = ScipioTable(cut_after(game8, tmp_path, "place carthage"))
+    t.put_tokens()
+    t.press("OK")
+    assert t.phase is Phase.REVEAL and t.text.startswith("Reveal R1 phase 1")
+    assert "R4 v C4" in t.text and "R7 v C2" in t.text and "R5 v C3" in t.text
+    t.press("OK")
+    assert t.phase is Phase.DAMAGE and "Purple: damage" in t.text
+
+
+def test_a_reveal_without_damage_cut_off_by_the_power_is_shown_after_the_restart(tmp_path: Path) -> None:
+    """Without damage the engine's state no longer holds the round's cards: they come from the journal."""
+    path = tmp_path / "g.jsonl"
+    t = ScipioTable(path)
+    t.organise_default()
+    t.set_up_tokens()
+    for cards in ((7, 2, 4), (3, 5, 6)):
+        t.place_on_pad("rome", cards)
+        t.place_on_pad("carthage", cards)
+        if cards == (7, 2, 4):
+            t.press("OK")
+    assert t.text.startswith("Reveal R1 phase 2") and t.flow.game.step == "tiles"
+    t.table.journal.close()  # the power goes before anyone presses OK
+    again = ScipioTable(path, seed=1)
+    again.put_tokens()
+    again.press("OK")
+    assert again.phase is Phase.REVEAL and again.text.startswith("Reveal R1 phase 2\n")
+    assert "R3 v C3" in again.text and "no damage" in again.text
+    again.press("OK")
+    again.run(2.0)
+    assert again.moves()[-1].startswith("tiles ") and "Rome: cards" in again.text
+
+
+def test_a_dead_reed_at_the_restart_is_vouched_for_with_a_second_ok(game8: list[bytes], tmp_path: Path) -> None:
+    t = ScipioTable(cut_after(game8, tmp_path, "remove"))
+    t.put_tokens(leave_empty="rome:purple.1")  # the tokens are there, the reed stays open
+    t.press("OK")
+    assert t.phase is Phase.BOARD and "empty: rome:purple.1" in t.text and "OK again: reed broken" in t.text
+    t.run(1.0)
+    t.press("OK")  # the players' word: the reed is broken
+    assert t.phase is Phase.DAMAGE and "rome:purple.1" in t.flow.ignored
 
 
 def test_location_names_match_the_layout() -> None:

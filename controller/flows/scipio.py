@@ -2,10 +2,15 @@
 
 Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
 
-    ENTRY (organisation / cards, hidden) --both in--> BOARD (tokens on the formations, once) | REVEAL
+    ENTRY (organisation / cards, hidden) --both in--> BOARD (tokens on the formations) | REVEAL | OVER
     REVEAL --OK--> DAMAGE (one field at a time, strike order) --counted + OK--> DAMAGE | MENU | ENTRY
     MENU (draw or pass, each New Orders effect) --OK--> MENU | ENTRY | DAMAGE | OVER
     any phase --a formation's reed opens while it holds tokens--> MISMATCH --reed closes / OK--> (back)
+
+BOARD comes once at set-up and again first thing after a restart (the tokens may have been moved while
+the table was off, and reeds read nothing until the first scan): every formation must read full and the
+players confirm the counts on the screen before play goes on, at whatever step the journal stopped; a
+reveal that was the journal's last line is shown again.
 
 Scipio's reeds say only "empty or not" (one per formation), so they check the engine's counts rather
 than make moves: every decision comes from buttons. Shuffles and draws come from the dice source and are
@@ -26,11 +31,11 @@ from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
 from controller.flows import FlowContext
 from controller.flows import scipio_screens as screens
-from controller.journal import Journal, JournalWriteError
+from controller.journal import Journal, JournalWriteError, read
 from controller.loop import EventLoop
 from controller.screen import Screen
 from engines.base import Move
-from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location
+from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location, parse
 from engines.scipio.rules import field_formations
 
 TAP = "tap:"  # formation buttons: "tap:rome:yellow.0" takes one token off that formation
@@ -52,7 +57,7 @@ _PLAY = [Phase.ENTRY, Phase.BOARD, Phase.REVEAL, Phase.DAMAGE, Phase.MENU, Phase
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "ask_entry", "source": _PLAY, "dest": Phase.ENTRY},
     {"trigger": "ask_board", "source": [Phase.ENTRY, Phase.MISMATCH], "dest": Phase.BOARD},
-    {"trigger": "reveal", "source": [Phase.ENTRY, Phase.MISMATCH], "dest": Phase.REVEAL},
+    {"trigger": "reveal", "source": [Phase.ENTRY, Phase.BOARD, Phase.MISMATCH], "dest": Phase.REVEAL},
     {"trigger": "ask_damage", "source": _PLAY, "dest": Phase.DAMAGE},
     {"trigger": "ask_menu", "source": _PLAY, "dest": Phase.MENU},
     {"trigger": "mismatch", "source": _PLAY, "dest": Phase.MISMATCH},
@@ -87,7 +92,7 @@ class ScipioFlow:
         self.on_fault = on_fault
         self.sensed: set[str] = set()
         self.ignored: set[str] = set()  # reeds the players told us to ignore (broken)
-        self.board_set = game.step not in ("org", "tiles") or game.round > 1
+        self.board_set = False  # the reeds were judged against the engine since this flow started
         self.notice = ""
         self.hidden_open = False  # the hand-off screen was acknowledged: the entry is on screen
         self.values: list[int] = []
@@ -97,9 +102,12 @@ class ScipioFlow:
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.revealed: dict[str, dict[str, int]] = {}
+        self.revealed_at = (game.round, game.phase)  # the engine moves on at once when nothing is damaged
         self.missing: tuple[str, ...] = ()
         self._back_to: Phase | None = None
         self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
+        self._pressed_at = 0.0
+        self._named_at = 0.0  # when the set-up check last named the formations that read empty
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.ENTRY,
                                queued=True, auto_transitions=False, after_state_change="redraw")
 
@@ -117,7 +125,21 @@ class ScipioFlow:
         return tuple(f"put 1 on {loc}" for loc in self.missing) if self.state is Phase.MISMATCH else ()
 
     def start(self) -> None:
+        self._recall_reveal()
         self._advance()
+
+    def _recall_reveal(self) -> None:
+        """A resumed journal whose last two lines are both armies' cards ends on a reveal the players may
+        not have seen: the engine has already moved on (and after a round without damage holds the cards
+        no more), so they are read back from the journal."""
+        if self.journal.seq < 2:
+            return
+        entries = read(self.journal.path).entries[-2:]
+        moves = [parse(e.move) for e in entries if e.move.startswith("place ")]
+        if [m.army for m in moves] == ["rome", "carthage"]:
+            self.revealed = {m.army: dict(zip(FIELDS, m.nums, strict=True)) for m in moves}
+            before = State.from_json(entries[0].state)
+            self.revealed_at = (before.round, before.phase)
 
     # -- events -------------------------------------------------------------------------------------------
 
@@ -127,6 +149,7 @@ class ScipioFlow:
         elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             if self.state is Phase.MISMATCH and event.at - self._mismatch_at < MISMATCH_GUARD_S:
                 return  # pressed for the screen before: never let it declare a reed broken
+            self._pressed_at = event.at
             self._button(event.button)
 
     def _cell(self, event: CellChanged) -> None:
@@ -150,12 +173,7 @@ class ScipioFlow:
             self._entry_button(button)
         elif phase is Phase.BOARD:
             if button == "OK":
-                if self.missing:
-                    self.notice = "empty: " + " ".join(self.missing)
-                    self.redraw()
-                else:
-                    self.board_set = True
-                    self._advance()
+                self._board_ok()
         elif phase is Phase.REVEAL:
             if button == "OK":
                 self.revealed = {}
@@ -164,6 +182,27 @@ class ScipioFlow:
             self._damage_button(button)
         elif phase is Phase.MENU:
             self._menu_button(button)
+
+    def _board_ok(self) -> None:
+        """The players say the tokens are set. A formation still reading empty is named first; OK again on
+        the same list, once it has been up long enough to read, is the players' word that those reeds are
+        broken (else a dead reed would keep a saved game from ever resuming)."""
+        empty = "empty: " + " ".join(self.missing)
+        if self.missing and (self.notice != empty or self._pressed_at - self._named_at < MISMATCH_GUARD_S):
+            self._named_at = self._pressed_at  # a hasty press restarts the wait
+            self.notice = empty
+            self.redraw()
+            return
+        if self.missing:
+            self.ignored.update(self.missing)
+            self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
+            self.missing = ()
+        self.board_set = True
+        self.notice = ""
+        if self.revealed:
+            self.reveal()
+        else:
+            self._advance()
 
     # -- what comes next ----------------------------------------------------------------------------------
 
@@ -174,7 +213,7 @@ class ScipioFlow:
             if g.is_over():
                 self.finish()
                 return
-            if g.step == "tiles" and not self.board_set:
+            if not self.board_set and all(t is not None for t in g.troops.values()):
                 self._check_board()
                 self.ask_board()
                 return
@@ -257,15 +296,19 @@ class ScipioFlow:
 
     def _edit(self, player: str, button: str) -> None:
         """The menu entry of a secret choice: NEXT/PREV change the value under the cursor, OK moves on
-        and after the last value commits, BACK steps back (from the first value, to the look-away screen)."""
+        and after the last value commits, BACK steps back (from the first value, to the look-away screen).
+
+        A card offers every card of the hand not already on an earlier field: the fields still to come
+        must not hold a card back (yellow could never get the 3 purple was showing), and moving on puts
+        the next field on a card still free."""
         v, organisation = self.values, self.game.step == "org"
+        hand = sorted(self.game.hands[player])
         if button in ("NEXT", "PREV"):
             step = 1 if button == "NEXT" else -1
             if organisation:
                 v[self.cursor] = min(29, max(1, v[self.cursor] + step))
             else:
-                others = {c for i, c in enumerate(v) if i != self.cursor}
-                free = [c for c in sorted(self.game.hands[player]) if c not in others]
+                free = [c for c in hand if c not in v[:self.cursor]]
                 v[self.cursor] = free[(free.index(v[self.cursor]) + step) % len(free)]
         elif button == "BACK":
             if self.cursor:
@@ -275,6 +318,8 @@ class ScipioFlow:
         elif button == "OK":
             if self.cursor < len(v) - 1:
                 self.cursor += 1
+                if not organisation and v[self.cursor] in v[:self.cursor]:
+                    v[self.cursor] = next(c for c in hand if c not in v[:self.cursor])
             elif organisation and sum(v) != 34:
                 self.notice = f"34 tokens, not {sum(v)}"
             else:
@@ -332,6 +377,8 @@ class ScipioFlow:
         expected = set(g.occupancy())
         self.missing = tuple(sorted(expected - self.sensed - self.ignored))
         if self.state is Phase.BOARD:
+            if self.notice.startswith("empty: "):  # the list changed: OK names the new one first
+                self.notice = ""
             self.redraw()
             return False
         if not self.board_set or g.is_over():
@@ -365,15 +412,18 @@ class ScipioFlow:
     # -- committing ---------------------------------------------------------------------------------------
 
     def _commit(self, text: str) -> None:
-        move = self.game.parse_move(text)
-        placing = isinstance(move, Order) and move.kind == "place"
-        if placing:
-            assert isinstance(move, Order)
-            self.revealed[move.army] = dict(zip(FIELDS, move.nums, strict=True))
+        g = self.game
+        move = g.parse_move(text)
+        cards: dict[str, dict[str, int]] = {}
+        if isinstance(move, Order) and move.kind == "place":  # taken before the engine moves on
+            cards = {a: dict(p) for a, p in g.placed.items() if p is not None}
+            cards[move.army] = dict(zip(FIELDS, move.nums, strict=True))
+        at = (g.round, g.phase)
         if not self._apply(move):
             return
         self.notice = ""
-        if placing and len(self.revealed) == 2:
+        if len(cards) == 2 and not self.game.is_over():  # a reveal that ends the game goes to the result
+            self.revealed, self.revealed_at = cards, at
             self.reveal()
             return
         if isinstance(move, Order) and move.kind == "org" and self.game.step == "tiles":
@@ -402,7 +452,9 @@ class ScipioFlow:
     # -- screens ------------------------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        self.display.show(self.screen())
+        """The result is drawn at once even while a message is held: whoever runs the table stops its loop
+        the moment the game is over, so a screen left waiting would never appear."""
+        self.display.show(self.screen(), hold=self.state is Phase.OVER)
 
     def screen(self) -> Screen:
         g, phase = self.game, self.state
@@ -413,11 +465,14 @@ class ScipioFlow:
             return Screen("Board mismatch!", (*lines, "put the tokens back", "OK: sensor broken"),
                           footer="play waits")
         if phase is Phase.BOARD:
+            empty = f"{len(self.missing)} formation{'s' if len(self.missing) > 1 else ''} empty"
             lines = (screens.troops_line(g, "rome"), screens.troops_line(g, "carthage"),
-                     self.notice or (f"{len(self.missing)} formations empty" if self.missing else "all set: OK"))
-            return Screen("Place the tokens", lines, footer="then OK")
+                     self.notice or (empty if self.missing else "all set: OK"))
+            first = g.step == "tiles" and g.round == 1
+            footer = "OK again: reed broken" if self.notice.startswith("empty: ") else "then OK"
+            return Screen("Place the tokens" if first else "Resume: tokens", lines, footer=footer)
         if phase is Phase.REVEAL:
-            return screens.reveal_screen(g, self.revealed)
+            return screens.reveal_screen(g, self.revealed, self.revealed_at)
         if phase is Phase.DAMAGE:
             return screens.damage_screen(g, self.counts, self.notice)
         if phase is Phase.MENU:

@@ -6,10 +6,10 @@ golden-image tests see exactly what the table showed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from controller.screen import Screen
-from engines.scipio import FIELDS, FORMATIONS, State
+from engines.scipio import ARMIES, FIELDS, FORMATIONS, State
 from engines.scipio.rules import other
 
 NAMES = {"rome": "Rome", "carthage": "Carthage"}
@@ -30,27 +30,39 @@ def tiles_line(g: State) -> str:
 
 def position_screen(g: State, notice: str = "") -> Screen:
     """Between decisions: whose turn at what, the troops and the tiles."""
-    lines = (*((notice,) if notice else ()), troops_line(g, "rome"), troops_line(g, "carthage"), tiles_line(g))
     if g.is_over():
-        winner = g.winner or ""
-        return Screen(f"{NAMES[winner]} wins!", (fatal_line(g), *lines[-3:-1]), footer="Game over")
+        return over_screen(g)
+    lines = (*((notice,) if notice else ()), troops_line(g, "rome"), troops_line(g, "carthage"), tiles_line(g))
     return Screen(f"R{g.round} phase {g.phase}", (g.describe(), *lines), footer="Scipio")
 
 
-def fatal_line(g: State) -> str:
-    """Why the game ended: the damage that could not be taken, or the Deserter's empty formation."""
+def over_screen(g: State) -> Screen:
+    """The result and why, the last thing the table shows. Damage that could not be taken is shown with
+    the cards that dealt it: this screen is also the reveal of a phase that ends the game, since the table
+    stops when the game is over and nobody could press OK on a reveal then. Every line fits the panel's 21
+    columns."""
+    title = f"{NAMES[g.winner or 'rome']} wins!"
     if g.plan:
         field, army, amount, _ = g.plan[0]
-        return f"{NAMES[army]} can't take {amount} in {field}"
-    loser = other(g.winner or "rome")
-    return f"{NAMES[loser]} has an empty formation"
+        cards = {a: p for a in ARMIES if (p := g.pending_placement(a)) is not None}
+        return Screen(title, (*card_rows(g, cards), f"{NAMES[army]} can't take {amount}"),
+                      footer=f"in {field}: game over")
+    loser = NAMES[other(g.winner or "rome")]
+    return Screen(title, (f"{loser} has an", "empty formation", troops_line(g, "rome"), troops_line(g, "carthage")),
+                  footer="Game over")
 
 
-def reveal_screen(g: State, placed: dict[str, dict[str, int]]) -> Screen:
-    """Both armies' cards of the phase, face up, per field with its tile, and the damage to come."""
-    rows = tuple(f"{f[0].upper()} tile {g.tiles[f]}: R{placed['rome'][f]} v C{placed['carthage'][f]}" for f in FIELDS)
+def card_rows(g: State, placed: Mapping[str, Mapping[str, int]]) -> tuple[str, ...]:
+    """``Y tile 2: R7 v C3`` per field: both armies' cards face up, with the field's strike order tile."""
+    return tuple(f"{f[0].upper()} tile {g.tiles[f]}: R{placed['rome'][f]} v C{placed['carthage'][f]}" for f in FIELDS)
+
+
+def reveal_screen(g: State, placed: Mapping[str, Mapping[str, int]], at: tuple[int, int]) -> Screen:
+    """Both armies' cards of the phase, face up, and the damage to come. ``at`` is the round and phase the
+    cards were played in: without damage the engine has already gone on to the next phase or round."""
     damage = " ".join(f"{f[0].upper()}:{a[0].upper()}-{n}{'!' if sb else ''}" for f, a, n, sb in g.plan)
-    return Screen(f"Reveal R{g.round} phase {g.phase}", (*rows, damage or "no damage"), footer="OK: resolve")
+    return Screen(f"Reveal R{at[0]} phase {at[1]}", (*card_rows(g, placed), damage or "no damage"),
+                  footer="OK: resolve")
 
 
 def damage_screen(g: State, counts: Sequence[int], notice: str = "") -> Screen:
