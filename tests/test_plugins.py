@@ -120,7 +120,7 @@ def test_play_sim_plays_the_game_asked_for(tmp_path: Path) -> None:
                              "--journal", str(journal)], input="ok\nok\nquit\n", cwd=ROOT, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "Rome: organisation" in result.stdout and f"game saved in {journal}" in result.stdout
+    assert "Rome: organise" in result.stdout and f"game saved in {journal}" in result.stdout
     assert json.loads(journal.read_text().splitlines()[0])["game"] == "scipio"
 
 

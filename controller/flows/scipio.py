@@ -481,7 +481,7 @@ class ScipioFlow:
                      "deserter": f"{who}: pick deserter"}.get(g.step, f"{who}: {g.step.replace('_', ' ')}")
             return screens.menu_screen(title, [str(m) for m in self.candidates], self.selected)
         player = g.current_player or "rome"
-        what = "organisation" if g.step == "org" else "cards"
+        what = "organise" if g.step == "org" else "cards"
         if self.pads and g.step == "place":
             return screens.pad_screen(player, len(self.values), self.notice)
         if not self.hidden_open:

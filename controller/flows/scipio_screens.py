@@ -84,7 +84,7 @@ def handoff_screen(army: str, what: str) -> Screen:
 def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
     cells = [f"{SHORT[f]}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FORMATIONS)]
     left = 34 - sum(values)
-    return Screen(f"{NAMES[army]}: organisation", (" ".join(cells[:3]), " ".join(cells[3:]),
+    return Screen(f"{NAMES[army]}: organise", (" ".join(cells[:3]), " ".join(cells[3:]),
                                                       notice or f"left to place: {left}"),
                   footer="NEXT+ PREV- OK next")
 
@@ -103,7 +103,22 @@ def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
                   footer="BACK undo")
 
 
+def short_label(notation: str) -> str:
+    """A New Orders choice as it fits one OLED line and stays distinct from its neighbours:
+    ``redeploy yellow.1>purple.0`` -> ``move Y1>P0``, ``relief yellow.0,green.1`` -> ``swap Y0 G1``."""
+    kind, _, rest = notation.partition(" ")
+    if kind == "redeploy":
+        src, _, dst = rest.partition(">")
+        return f"move {SHORT.get(src, src)}>{SHORT.get(dst, dst)}"
+    if kind == "relief":
+        a, _, b = rest.partition(",")
+        return f"swap {SHORT.get(a, a)} {SHORT.get(b, b)}"
+    if kind == "deserter":
+        return f"deserter {SHORT.get(rest, rest)}"
+    return notation
+
+
 def menu_screen(title: str, labels: Sequence[str], selected: int) -> Screen:
     first = max(0, min(selected - 2, len(labels) - 4))  # keep the selection in view
-    shown = tuple(labels[first:first + 4])
+    shown = tuple(short_label(label) for label in labels[first:first + 4])
     return Screen(title, shown, selected=selected - first, footer=f"{selected + 1}/{len(labels)} NEXT PREV OK")

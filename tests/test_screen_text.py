@@ -1,0 +1,39 @@
+"""Every screen every game's flow shows fits the OLED: no text cut short, no two menu entries alike.
+
+The screens come from whole demo games on the simulated table (with players' mistakes, so fix-ups, stuck
+sensors and takebacks show up too), read through the renderer's own layout, which reports anything it
+had to shorten.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.demo import run_demo
+from controller.screen import Screen, layout
+from engines.registry import games
+
+SEEDS = {"hannibal": (1, 2), "scipio": (1, 2, 3)}  # enough to reach New Orders menus and fix-ups
+
+
+@pytest.mark.parametrize("game", [g.name for g in games() if g.flow and g.scripted])
+def test_every_screen_fits_and_menu_entries_stay_distinct(game: str, tmp_path: Path) -> None:
+    problems: list[str] = []
+    seen = 0
+
+    def check(screen: Screen) -> None:
+        nonlocal seen
+        seen += 1
+        plan = layout(screen)
+        problems.extend(f"cut: {text!r} on {screen.title!r}" for text in plan.cut)
+        if screen.selected is not None:
+            rows = [row.text for row in plan.rows]
+            if len(set(rows)) != len(rows):
+                problems.append(f"two entries alike on {screen.title!r}: {rows}")
+
+    for seed in SEEDS.get(game, (1,)):
+        run_demo(seed, tmp_path / f"{game}-{seed}.jsonl", game=game, mistakes=0.2, echo=check)
+    assert seen > 100
+    assert not problems, "\n".join(sorted(set(problems))[:20])
