@@ -85,14 +85,20 @@ class Referee:
 
     # -- what the sensors say -----------------------------------------------------------------------------
 
-    def record(self, event: CellChanged) -> None:
-        """A sensor changed: remember it and (re)start the settle and quiet timers."""
+    def sense(self, event: CellChanged) -> bool:
+        """Keep the sensed occupancy up to date; False for a cell that is no location (a button)."""
         if event.location is None:
-            return
+            return False
         if event.closed:
             self.sensed.add(event.location)
         else:
             self.sensed.discard(event.location)
+        return True
+
+    def record(self, event: CellChanged) -> None:
+        """A sensor changed during a move: remember it and (re)start the settle and quiet timers."""
+        if not self.sense(event) or event.location is None:
+            return
         self.touched.add(event.location)
         self.last_placed = event.closed
         self._last_location = event.location
@@ -110,6 +116,12 @@ class Referee:
     def seen(self) -> frozenset[str]:
         """The sensed board, without the sensors the players declared broken."""
         return frozenset(self.sensed - self.ignored)
+
+    def missing(self) -> tuple[str, ...]:
+        """Locations that should hold pieces but read empty: what a game that senses only "empty or not"
+        (Scipio's formations) checks, without projecting any move."""
+        expected = {loc for loc, (_, n) in self.position().occupancy().items() if n > 0}
+        return tuple(sorted(expected - self.sensed - self.ignored))
 
     def board_matches(self) -> bool:
         return self.seen() == self.projection().before_set - self.ignored

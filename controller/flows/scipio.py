@@ -33,6 +33,7 @@ from controller.flows import FlowContext
 from controller.flows import scipio_screens as screens
 from controller.journal import Journal, JournalWriteError, read
 from controller.loop import EventLoop
+from controller.referee import Referee
 from controller.screen import Screen
 from engines.base import Move
 from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location, parse
@@ -90,8 +91,9 @@ class ScipioFlow:
         self.dice = dice
         self.pads = pads
         self.on_fault = on_fault
-        self.sensed: set[str] = set()
-        self.ignored: set[str] = set()  # reeds the players told us to ignore (broken)
+        # the board referee keeps the sensed reeds and the ones declared broken; Scipio asks it only
+        # "empty or not" (settle and grace times do not apply: nothing here is judged as a move)
+        self.referee = Referee(loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
         self.board_set = False  # the reeds were judged against the engine since this flow started
         self.notice = ""
         self.hidden_open = False  # the hand-off screen was acknowledged: the entry is on screen
@@ -118,6 +120,11 @@ class ScipioFlow:
     @property
     def seq(self) -> int:
         return self.journal.seq
+
+    @property
+    def ignored(self) -> set[str]:
+        """Reeds the players declared broken (the referee's)."""
+        return self.referee.ignored
 
     @property
     def fixups(self) -> tuple[str, ...]:
@@ -153,20 +160,16 @@ class ScipioFlow:
             self._button(event.button)
 
     def _cell(self, event: CellChanged) -> None:
-        if event.location is None:
+        if not self.referee.sense(event):
             return
         self._mismatch_at = event.at
-        if event.closed:
-            self.sensed.add(event.location)
-        else:
-            self.sensed.discard(event.location)
         self._check_board()
 
     def _button(self, button: str) -> None:
         phase = self.state
         if phase is Phase.MISMATCH:
             if button == "OK":  # the players vouch for the tokens: that reed is broken
-                self.ignored.update(self.missing)
+                self._ignore(self.missing)
                 self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
                 self._leave_mismatch()
         elif phase is Phase.ENTRY:
@@ -194,7 +197,7 @@ class ScipioFlow:
             self.redraw()
             return
         if self.missing:
-            self.ignored.update(self.missing)
+            self._ignore(self.missing)
             self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
             self.missing = ()
         self.board_set = True
@@ -370,12 +373,15 @@ class ScipioFlow:
 
     # -- the board ----------------------------------------------------------------------------------------
 
+    def _ignore(self, locations: tuple[str, ...]) -> None:
+        for reed in locations:
+            self.referee.ignore(reed)
+
     def _check_board(self) -> bool:
         """Compare the reeds with the engine; a formation that should hold tokens but reads empty stops
         play until it is put right (or the players declare the reed broken). True while stopped."""
         g = self.game
-        expected = set(g.occupancy())
-        self.missing = tuple(sorted(expected - self.sensed - self.ignored))
+        self.missing = self.referee.missing()
         if self.state is Phase.BOARD:
             if self.notice.startswith("empty: "):  # the list changed: OK names the new one first
                 self.notice = ""
