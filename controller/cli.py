@@ -239,7 +239,7 @@ def play(args: argparse.Namespace) -> int:
     if args.human is not None:
         raise UsageError("--as is for --sim only: at the real table everyone plays")
     from controller.dice import Dice
-    from controller.table import ask_resume, attach_game, build_io, load_backend, stop_table
+    from controller.table import ask_resume, attach_game, await_next_game, build_io, load_backend, stop_table
 
     profile = profile_for(args.profile or info.name)
     if profile.game != info.name:
@@ -253,18 +253,20 @@ def play(args: argparse.Namespace) -> int:
     log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
     resumed = ask_resume(io, path)
-    table = attach_game(io, path, Dice(), options=options)
-    log.info("game %s", "resumed" if resumed else "started")
-    table.flow.start()
-    try:
-        table.loop.run(until=table.finished)
-    except StopRequested as e:
-        stop_table(table)
-        log.info("stopped by %s; the game is safe in %s", e, path)
-        return 0
-    log.info("game over: %s", table.outcome())
-    table.journal.close()
-    return 0
+    while True:  # game after game: the service never has to be restarted to play again
+        table = attach_game(io, path, Dice(), options=options)
+        log.info("game %s", "resumed" if resumed else "started")
+        resumed = False
+        table.flow.start()
+        try:
+            table.loop.run(until=table.finished)
+            log.info("game over: %s", table.outcome())
+            table.journal.close()
+            await_next_game(io, path)
+        except StopRequested as e:
+            stop_table(table)
+            log.info("stopped by %s; the game is safe in %s", e, path)
+            return 0
 
 
 def replay_journal(path: Path) -> int:

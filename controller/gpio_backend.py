@@ -81,6 +81,7 @@ def create(profile: Profile) -> GpioHardware:
         serial = i2c(port=profile.display.bus, address=profile.display.address)
         device = DIFFING_DRIVERS[profile.display.driver](serial, width=profile.display.width,
                                                           height=profile.display.height)
+        device.persist = True  # luma blanks the panel at exit otherwise: the result or "Stopped" must stay
     except Exception as e:
         raise BackendError(f"display {profile.display.driver} at I2C bus {profile.display.bus} address "
                            f"{profile.display.address:#04x}: {e}") from e

@@ -43,6 +43,7 @@ class _PageDiffing:
     """What both controllers share: pack, compare with what the display holds, send the differences."""
 
     _sent: list[bytes | None]
+    persist: bool  # luma's: whether the panel keeps its last image when the process exits
 
     def _push(self, image: Image.Image, send: Callable[[int, int, bytes], None]) -> None:
         """``send(page, first column, bytes)`` for each page that changed. Until every page is through,

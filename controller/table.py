@@ -281,6 +281,30 @@ def ask_resume(io: TableIO, path: Path) -> bool:
     return answer[0]
 
 
+def await_next_game(io: TableIO, path: Path) -> None:
+    """After a game ends its result stays on screen; OK asks "New game?", and OK again keeps the finished
+    journal aside and returns, so the table never has to be restarted to play again."""
+    asked: list[bool] = []
+    done: list[bool] = []
+    result = io.display.current
+
+    def handle(event: Event) -> None:
+        if not (isinstance(event, ButtonEvent) and event.kind is Press.PRESS):
+            return
+        if event.button == "OK" and asked:
+            done.append(True)
+        elif event.button == "OK":
+            asked.append(True)
+            io.display.show(Screen("New game?", ("OK = start it", "BACK = see the result"), footer="saved"))
+        elif event.button == "BACK" and asked and result is not None:
+            asked.clear()
+            io.display.show(result)
+
+    io.loop.set_handler(handle)
+    io.loop.run(until=lambda: bool(done))
+    set_aside(path, "finished")
+
+
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
                 seed: int | None = None, echo: Callable[[Screen], None] | None = None,
                 options: dict[str, Any] | None = None) -> Table:

@@ -11,6 +11,7 @@ from luma.core.device import dummy
 class FrameKeeper(dummy):  # type: ignore[misc]
     def __init__(self, width: int = 128, height: int = 64, frames_dir: Path | None = None) -> None:
         super().__init__(width=width, height=height, mode="1")
+        self.persist = True  # as the real panel: the last screen (the result, "Stopped") stays at exit
         self.frames_dir = frames_dir
         self.count = 0
         if frames_dir is not None:

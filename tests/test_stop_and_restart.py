@@ -80,3 +80,44 @@ def test_replay_into_head_is_not_an_error(tmp_path: Path) -> None:
     result = subprocess.run(f"{sys.executable} -m controller.cli replay {journal} | head -1", shell=True, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.stdout.startswith(str(journal)) and result.stderr == ""
+
+
+def test_after_a_game_ok_twice_starts_the_next_one_and_keeps_the_last(tmp_path: Path) -> None:
+    from controller.table import await_next_game
+
+    path = tmp_path / "hannibal.jsonl"
+    run_demo(2, path)
+    old = path.read_bytes()
+    profile = profile_for("hannibal-sim")
+    hardware = load_backend(profile)
+    screens: list[str] = []
+    io = build_io(profile, hardware, echo=lambda s: screens.append(s.text()))
+    pin = profile.buttons["OK"].pin
+    assert pin is not None
+    presses = [1.0, 2.0]  # seconds after start: OK (asks), OK again (starts)
+    t0 = hardware.clock.now()
+
+    def person(now: float) -> list[object]:
+        if presses and now - t0 >= presses[0]:
+            hardware.board.press_pin(pin)
+        if presses and now - t0 >= presses[0] + 0.2:
+            hardware.board.release_pin(pin)
+            presses.pop(0)
+        return []
+
+    io.loop.add_source(person)  # type: ignore[arg-type]
+    await_next_game(io, path)
+    assert "New game?" in screens[-1] and not path.exists()
+    assert [p.read_bytes() for p in tmp_path.glob("hannibal-*.finished.jsonl")] == [old]
+    table = attach_game(io, path, Dice(random.Random(1)))
+    assert not table.resumed and read(path).entries == []
+
+
+def test_the_last_frame_of_a_demo_is_the_result_not_a_blank_panel(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    assert subprocess.run(_cli("demo", "scipio", "--seed", "4", "--quiet", "--frames", str(frames)), cwd=ROOT,
+                          capture_output=True, timeout=300).returncode == 0
+    from PIL import Image
+
+    last = sorted(frames.glob("*.png"))[-1]
+    assert Image.open(last).getbbox() is not None  # something is drawn: luma did not blank it at exit
