@@ -1,0 +1,36 @@
+"""The docs stay true: the generated pictures match the code, and the README links only to files that
+are in the repository (a new user's clone has no ``shared/`` folder)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_docs_are_current() -> None:
+    result = subprocess.run([sys.executable, "docs/generate.py", "--check"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_readme_links_only_to_files_in_the_repository() -> None:
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#]+)\)", text)
+    assert targets
+    for target in targets:
+        if "://" not in target:
+            assert (ROOT / target).exists(), f"README links to {target}, which is not in the repository"
+    assert "shared/" not in text
+
+
+def test_every_game_flow_has_its_diagram() -> None:
+    from engines.registry import games
+
+    flows = (ROOT / "docs" / "flows.md").read_text()
+    for info in games():
+        if info.flow is not None:
+            assert f"## {info.title}" in flows and "stateDiagram-v2" in flows
