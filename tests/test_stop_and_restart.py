@@ -4,6 +4,7 @@ closed and exit 0; a finished game never blocks the next one; output piped into 
 from __future__ import annotations
 
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -121,3 +122,17 @@ def test_the_last_frame_of_a_demo_is_the_result_not_a_blank_panel(tmp_path: Path
 
     last = sorted(frames.glob("*.png"))[-1]
     assert Image.open(last).getbbox() is not None  # something is drawn: luma did not blank it at exit
+
+
+def test_log_lines_carry_no_timestamp_under_systemd(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    run_demo(2, journal)
+    finished = journal.read_bytes()
+    env_plain = {"PATH": "/usr/bin:/bin"}
+    for env, stamped in ((env_plain, True), ({**env_plain, "JOURNAL_STREAM": "8:1234"}, False)):
+        result = subprocess.run(_cli("play", "hannibal", "--sim", "--journal", str(journal)), cwd=ROOT,
+                                input="quit\n", capture_output=True, text=True, env=env, timeout=120)
+        line = next(x for x in result.stderr.splitlines() if "moved aside" in x)
+        assert bool(re.match(r"\d{4}-\d\d-\d\d ", line)) is stamped, line
+        assert "WARNING" in line
+        journal.write_bytes(finished)
