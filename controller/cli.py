@@ -70,9 +70,9 @@ def check_config(profile: str) -> int:
     try:
         p = profile_for(profile)
     except ConfigError as e:
-        for line in e.lines():
-            print(f"error: {line}", file=sys.stderr)
-        print(f"{e.total} problem(s); nothing started", file=sys.stderr)
+        for problem in e.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print(f"{len(e.problems)} problem(s); nothing started", file=sys.stderr)
         return 2
     buttons = ", ".join(f"{b.name}=GPIO{b.pin}" if b.pin is not None else f"{b.name}=cell{list(b.cell or ())}"
                         for b in p.buttons.values())

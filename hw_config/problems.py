@@ -1,11 +1,12 @@
-"""What is wrong with a profile, collected rather than raised one at a time, and capped.
+"""What is wrong with a profile: each problem names file, key and what is wrong.
 
-A broken profile is fixed faster when every problem is named at once, but a runaway one (a pin list of
-two million entries) must not print millions of lines: the first ``SHOWN`` are kept, the rest counted.
+A broken profile is fixed faster when every problem is named at once, but a runaway one must not bury
+the first problems under thousands of lines: the message says the first ``SHOWN``, then a count.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SHOWN = 20
@@ -21,30 +22,12 @@ class Problem:
         return f"{self.file}: {self.key}: {self.message}"
 
 
-class Problems:
-    """The problems found so far: the first ``SHOWN`` kept, every one counted."""
-
-    def __init__(self) -> None:
-        self.shown: list[Problem] = []
-        self.total = 0
-
-    def add(self, problem: Problem) -> None:
-        self.total += 1
-        if len(self.shown) < SHOWN:
-            self.shown.append(problem)
-
-    def __bool__(self) -> bool:
-        return self.total > 0
-
-
 class ConfigError(ValueError):
-    """Every problem found in a profile or its layout; ``lines()`` says them, one per line, capped."""
+    """Every problem found in a profile or its layout (``problems``); ``str()`` lists the first ``SHOWN``,
+    one per line, then how many more there are."""
 
-    def __init__(self, problems: Problems) -> None:
-        self.problems = problems.shown
-        self.total = problems.total
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        more = self.total - len(self.problems)
-        return [str(p) for p in self.problems] + ([f"... and {more} more problem(s) not shown"] if more else [])
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        more = len(self.problems) - SHOWN
+        super().__init__("\n".join([str(p) for p in self.problems[:SHOWN]] + ([f"... and {more} more"] if more > 0
+                                                                                 else [])))

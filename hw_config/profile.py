@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hw_config.problems import ConfigError, Problem, Problems
+from hw_config.problems import ConfigError, Problem
 from hw_config.tomlfile import read_toml
 
 HERE = Path(__file__).resolve().parent
@@ -132,7 +132,7 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
     """Load and validate a profile; ``needs(game)`` says what the profile's game requires (``KeyError``
     for a game that does not exist). hw_config imports no engine, so the caller supplies it."""
     path = resolve(str(name_or_path))
-    problems = Problems()
+    problems: list[Problem] = []
     data = read_toml(path, problems)
     if data is None:
         raise ConfigError(problems)
@@ -143,7 +143,7 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
         try:
             need = needs(game)
         except KeyError as e:
-            problems.add(Problem(str(path), "board.game", str(e.args[0]) if e.args else f"unknown game {game!r}"))
+            problems.append(Problem(str(path), "board.game", str(e.args[0]) if e.args else f"unknown game {game!r}"))
     profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [])
     if problems or profile is None:
         raise ConfigError(problems)
@@ -162,13 +162,13 @@ def _is_number(value: object) -> bool:
 class _Checker:
     """Walks a parsed profile, recording problems instead of stopping at the first."""
 
-    def __init__(self, path: Path, problems: Problems) -> None:
+    def __init__(self, path: Path, problems: list[Problem]) -> None:
         self.path = path
         self.file = str(path)
         self.problems = problems
 
     def bad(self, key: str, message: str, file: str | None = None) -> None:
-        self.problems.add(Problem(file or self.file, key, message))
+        self.problems.append(Problem(file or self.file, key, message))
 
     def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str]) -> Profile | None:
         for section, value in data.items():
@@ -377,10 +377,10 @@ class _Checker:
         """The layout's cells -> locations. Checks that depend on the matrix size are left out when the
         profile's matrix itself is broken: that is one problem, already named."""
         lfile = str(path)
-        problems = Problems()
+        problems: list[Problem] = []
         data = read_toml(path, problems)
         if data is None:
-            for p in problems.shown:
+            for p in problems:
                 self.bad("board.layout", f"{p.file}: {p.message}")
             return {}
         for key in set(data) - {"game", "rows", "cols", "cells", "unused"}:

@@ -12,36 +12,36 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from hw_config.problems import Problem, Problems
+from hw_config.problems import Problem
 
 MAX_BYTES = 64 * 1024
 
 
-def read_toml(path: Path, problems: Problems) -> dict[str, Any] | None:
+def read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     """The parsed file, or None with the reason added to ``problems``."""
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        problems.add(Problem(str(path), "-", "no such file"))
+        problems.append(Problem(str(path), "-", "no such file"))
         return None
     except OSError as e:
-        problems.add(Problem(str(path), "-", f"cannot read: {e.strerror}"))
+        problems.append(Problem(str(path), "-", f"cannot read: {e.strerror}"))
         return None
     if len(data) > MAX_BYTES:
-        problems.add(Problem(str(path), "-", f"too large: over {MAX_BYTES // 1024} KiB (a profile is a few KiB)"))
+        problems.append(Problem(str(path), "-", f"too large: over {MAX_BYTES // 1024} KiB (a profile is a few KiB)"))
         return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        problems.add(Problem(str(path), "-", f"not valid TOML: byte 0x{data[e.start]:02x} on line {line} "
+        problems.append(Problem(str(path), "-", f"not valid TOML: byte 0x{data[e.start]:02x} on line {line} "
                                              f"is not UTF-8"))
         return None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        problems.add(Problem(str(path), "-", f"not valid TOML: {e}"))
+        problems.append(Problem(str(path), "-", f"not valid TOML: {e}"))
     except RecursionError:
-        problems.add(Problem(str(path), "-", "not valid TOML: arrays or tables nested too deeply"))
+        problems.append(Problem(str(path), "-", "not valid TOML: arrays or tables nested too deeply"))
     return None
