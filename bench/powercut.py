@@ -132,15 +132,17 @@ def power_cut(journal: Path, log: Log, start: tuple[int, int] | None, rng: rando
         return
     info = journal.stat()
     synced = log.synced(info.st_ino)
+    if synced is not None and synced > info.st_size:
+        raise PowerCutFailure(f"{where}: the journal is {info.st_size} bytes, shorter than its last fsync ({synced})")
     if synced is None and start is not None and start[0] == info.st_ino:
-        synced = start[1]  # not synced in this run: what was there before it was on disk already
+        # not synced in this run: what was there before it was on disk already, less a torn tail the
+        # resume may have cut (whether that cut reached the card or not, both are fine to resume from)
+        synced = min(start[1], info.st_size)
     if synced is None:  # created in this run, never synced: the file never reached the card
         journal.unlink()
         journal.with_name(journal.name + ".tmp").unlink(missing_ok=True)
         outcome.cuts["file lost"] += 1
         return
-    if synced > info.st_size:
-        raise PowerCutFailure(f"{where}: the journal is {info.st_size} bytes, shorter than its last fsync ({synced})")
     tail = info.st_size - synced
     fate = rng.choice(("dropped", "partly kept", "NUL bytes")) if tail else "nothing unsynced"
     outcome.cuts[fate] += 1
