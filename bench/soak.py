@@ -9,8 +9,8 @@ loudly if the table ever offers moves that exclude the one they made, take back 
 they did not make, and every step left standing is compared with the move they meant: any difference
 is a phantom move.
 
-``--plant phantom`` proves the check can fail: a passer-by makes a legal move on the board while the
-table's BACK button is dead, so the players cannot take it back.
+``--plant phantom`` proves the check can fail: sensors that lie together the way a legal move would,
+while the table's BACK button is dead, so the players cannot take that move back.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.demo import DemoResult, DemoTooLongError, run_demo
+from controller.events import Event
 from controller.journal import read
 from controller.table import Table
 
@@ -41,7 +42,9 @@ class SoakStats:
     phantom: int = 0
     taken_back: int = 0  # steps a faulty sensor made the table apply, seen on screen and taken back
     chatter_bursts: int = 0
+    chatter_seen: int = 0  # bursts that changed what the table sensed (past the debounce)
     bumps: int = 0
+    bumps_seen: int = 0
     stuck_named: int = 0
     failures: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
@@ -66,19 +69,27 @@ class Faults:
         self.fault_kind = self.rng.choice(("closed", "open"))
         self.fault_cell: tuple[int, int] | None = None
         self.bumped: dict[tuple[int, int], float] = {}  # cell -> when its piece is back on the reed
+        self.bumps_seen: set[tuple[int, int]] = set()
+        self.chattering: set[tuple[int, int]] = set()  # bursts not yet seen by the table
         self.ghost_at = self.start + self.rng.uniform(20, 60) if plant == "phantom" else None
         self.back_dead_until = 0.0
+        self.rolled_at = -1
+        self.lie: list[tuple[tuple[int, int], set[tuple[int, int]]]] = []  # (cell, the stuck set it is in)
 
-    def poll(self, now: float) -> list[object]:
+    def poll(self, now: float) -> list[Event]:
         dt, self.last = now - self.last, now
+        self._observe()
         if not self.released and now - self.start > 2.0:
             self.board.release_pin(self.ok_pin)
             self.released = True
         if self.rng.random() < CHATTER_PER_S * dt:
-            self.board.add_chatter(self.rng.choice(self.cells), self.rng.uniform(*CHATTER_S))
+            cell = self.rng.choice(self.cells)
+            self.board.add_chatter(cell, self.rng.uniform(*CHATTER_S))
+            self.chattering.add(cell)
             self.stats.chatter_bursts += 1
         for cell in [c for c, until in self.bumped.items() if now >= until]:
             del self.bumped[cell]
+            self.bumps_seen.discard(cell)
             self.board.stuck_open.discard(cell)
         if self.rng.random() < BUMPS_PER_S * dt:
             self._bump(now)
@@ -87,6 +98,27 @@ class Faults:
         if self.ghost_at is not None and now >= self.ghost_at:
             self._ghost(now)
         return []
+
+    def _observe(self) -> None:
+        """Count the faults that reached the table: a bumped or chattering cell whose debounced reading
+        (the scanner already ran in this loop turn) differs from the pieces really there."""
+        sensed = self.table.inputs.scanner.closed_cells()  # type: ignore[attr-defined]
+        for cell in list(self.chattering):
+            if cell not in self.board.chatter:
+                self.chattering.discard(cell)  # over; if it never showed, it stays unseen
+            elif (cell in sensed) != self._truly_closed(cell):
+                self.chattering.discard(cell)
+                self.stats.chatter_seen += 1
+        for cell in self.bumped:
+            if cell in sensed or cell in self.bumps_seen:
+                continue
+            self.bumps_seen.add(cell)
+            self.stats.bumps_seen += 1
+
+    def _truly_closed(self, cell: tuple[int, int]) -> bool:
+        if cell in self.board.stuck_open or cell in self.board.stuck_closed:
+            return cell in self.board.stuck_closed
+        return cell in self.board.magnets or cell in self.board.pressed
 
     def _bump(self, now: float) -> None:
         faulty = self.board.stuck_open | self.board.stuck_closed
@@ -103,23 +135,37 @@ class Faults:
         self.stats.faults.append(f"seed {self.seed}: sensor {self.table.profile.cells[cell]} stuck {self.fault_kind}")
 
     def _ghost(self, now: float) -> None:
-        """The planted fault: at a step prompt, right after the roll (the players' hands are still on the
-        ROLL button), someone makes a legal move on the board; BACK is dead for the next seconds."""
+        """The planted fault: right after a roll, while the players' hands are still on ROLL, two sensors
+        lie together the way a legal move would change them, until the table has taken it as a move; and
+        BACK is dead for the next seconds, so the players cannot take that move back."""
         flow = self.table.flow
-        game = flow.game
-        if flow.phase.value != "step" or game.is_chance() or not game.legal_moves():
+        if self.lie:
+            if flow.seq != self.rolled_at or now > self.back_dead_until:
+                for cell, stuck in self.lie:
+                    stuck.discard(cell)  # the sensors tell the truth again: the table asks for the board
+                self.lie = []
+                self.ghost_at = None
             return
-        self.ghost_at = None
-        after = game.clone()
-        after.apply(self.rng.choice(list(game.legal_moves())))
+        if flow.phase.value == "roll":
+            self.rolled_at = flow.seq + 1  # the roll's line, once ROLL is pressed
+            return
+        if flow.phase.value != "step" or flow.seq != self.rolled_at:
+            return
+        game = flow.game
+        before = {loc for loc, (_, n) in game.occupancy().items() if n}
+        for move in self.rng.sample(list(game.legal_moves()), len(game.legal_moves())):
+            after = game.clone()
+            after.apply(move)
+            sensed = {loc for loc, (_, n) in after.occupancy().items() if n}
+            if sensed != before:
+                break
+        else:
+            return
         where = self.table.profile.locations
-        for loc, cell in where.items():
-            want = after.occupancy().get(loc, ("", 0))[1]
-            have = self.board.count(cell)
-            if have > want:
-                self.board.lift(cell, have - want)
-            elif want > have:
-                self.board.place(cell, want - have)
+        self.lie = [(where[loc], self.board.stuck_open) for loc in before - sensed]
+        self.lie += [(where[loc], self.board.stuck_closed) for loc in sensed - before]
+        for cell, stuck in self.lie:
+            stuck.add(cell)
         back = self.table.profile.buttons["BACK"].pin
         press = self.board.press_pin
         self.back_dead_until = now + 8.0
@@ -128,7 +174,7 @@ class Faults:
             if pin != back or self.table.loop.clock.now() >= self.back_dead_until:
                 press(pin)
 
-        self.board.press_pin = dead_back  # type: ignore[method-assign]
+        self.board.press_pin = dead_back
 
 
 def soak_game(seed: int, journal: Path, stats: SoakStats, *, plant: str | None = None,
@@ -137,7 +183,7 @@ def soak_game(seed: int, journal: Path, stats: SoakStats, *, plant: str | None =
     screens: list[str] = []
 
     def install(table: Table) -> None:
-        table.loop.add_source(Faults(table, seed, stats, plant).poll)  # type: ignore[arg-type]
+        table.loop.add_source(Faults(table, seed, stats, plant).poll)
 
     result: DemoResult | None = None
     try:
@@ -179,7 +225,8 @@ def main(argv: list[str]) -> int:
         for seed in range(args.games):
             soak_game(seed, Path(tmp) / f"{seed}.jsonl", stats, plant=args.plant)
     print(f"sensor soak: {stats.games} games, {stats.phantom} phantom moves standing, {stats.taken_back} "
-          f"sensor-made steps seen and taken back, {stats.chatter_bursts} chatter bursts, {stats.bumps} bumps, "
+          f"sensor-made steps seen and taken back, {stats.chatter_bursts} chatter bursts ({stats.chatter_seen} "
+          f"sensed past the debounce), {stats.bumps} bumps ({stats.bumps_seen} sensed), "
           f"stuck/dead sensors named on screen in {stats.stuck_named} games "
           f"({time.perf_counter() - start:.0f} s)")
     for failure in stats.failures:
