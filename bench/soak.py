@@ -202,16 +202,29 @@ def soak_game(seed: int, journal: Path, stats: SoakStats, *, plant: str | None =
 
 
 def phantom_steps(journal: Path, meant: dict[int, str]) -> list[str]:
-    """Steps that stand in the game's record (not taken back) although nobody meant them."""
-    standing: list[tuple[int, str]] = []
+    """Steps that stand in the game's record (not taken back) although nobody meant them. ``meant`` maps
+    the journal length when a player decided to the step decided; a turn's standing steps are matched
+    against the steps decided in that turn, so one phantom does not also make the real steps after it
+    look out of place."""
+    turns: list[list[tuple[int, str]]] = [[]]  # standing steps, one list per roll
+    rolls = [0]  # the journal length at each roll
     for entry in read(journal).entries:
         if entry.move.startswith("R"):
-            continue
-        if entry.move == "undo":
-            standing.pop()
+            turns.append([])
+            rolls.append(entry.seq)
+        elif entry.move == "undo":
+            turns[-1].pop()
         else:
-            standing.append((entry.seq, entry.move))
-    return [f"line {seq}: {move}" for seq, move in standing if meant.get(seq - 1) != move]
+            turns[-1].append((entry.seq, entry.move))
+    phantoms = []
+    for turn, start, end in zip(turns, rolls, [*rolls[1:], sys.maxsize], strict=True):
+        decided = [move for at, move in meant.items() if start <= at < end]
+        for seq, move in turn:
+            if move in decided:
+                decided.remove(move)
+            else:
+                phantoms.append(f"line {seq}: {move}")
+    return phantoms
 
 
 def main(argv: list[str]) -> int:
