@@ -73,9 +73,10 @@ class Log:
         return sizes[-1] if sizes else None
 
 
-def choose_kill(rng: random.Random, delays: tuple[float, float]) -> tuple[str | None, float]:
+def choose_kill(rng: random.Random, delays: tuple[float, float],
+                kinds: tuple[str, ...] = KILLS) -> tuple[str | None, float]:
     """The child's own kill point (or None: the parent's timer) and the parent's timeout."""
-    kind = rng.choice(KILLS)
+    kind = rng.choice(kinds)
     if kind == "timer":
         return None, rng.uniform(*delays)
     count = rng.randint(1, 40)
@@ -159,15 +160,16 @@ def power_cut(journal: Path, log: Log, start: tuple[int, int] | None, rng: rando
 
 def play_with_cuts(journal: Path, seed: int, rng: random.Random, outcome: Outcome, max_kills: int, *,
                    game: str = "hannibal", delays: tuple[float, float] = (0.4, 3.0),
-                   plant: str | None = None) -> None:
-    """One game, cut at random moments (never more than ``max_kills`` in all), run to its end."""
+                   plant: str | None = None, kinds: tuple[str, ...] = KILLS) -> None:
+    """One game, cut at random moments (never more than ``max_kills`` in all), run to its end. ``kinds``
+    are where kills may land (``KILLS``); all but "timer" land whatever the machine's speed."""
     on_disk = b""  # the complete lines on the card: no later run may change or lose one
     initial = state_hash(get_game(game).new_game().to_json())
     while True:
         outcome.runs += 1
         log_path = journal.with_name(f"{journal.stem}.run{outcome.runs}.log")
         start = (journal.stat().st_ino, journal.stat().st_size) if journal.exists() else None
-        kill, timeout = choose_kill(rng, delays) if outcome.kills < max_kills else (None, RUN_LIMIT_S)
+        kill, timeout = choose_kill(rng, delays, kinds) if outcome.kills < max_kills else (None, RUN_LIMIT_S)
         where = f"{game} seed {seed}, run {outcome.runs} (kill: {kill or f'timer {timeout:.1f} s'})"
         cmd = [sys.executable, "-m", "bench.powercut_child", "--game", game, "--seed", str(seed),
                "--journal", str(journal), "--log", str(log_path)]
