@@ -6,9 +6,12 @@ Format (DESIGN.md): a header ``{"game", "options", "seed"?, "started"}``, then o
 re-rolls a die. A takeback is journaled too, as ``"move": "undo"`` with the restored state: the file is
 append-only, so nothing already written is ever rewritten.
 
-A power cut can tear the last line. Reading tolerates exactly that: a last line without its newline or
-that is not JSON is dropped (and cut off the file before appending). Anything else broken is an error
-naming the line.
+A power cut can tear the last line, and only the last: the bytes after the last newline (a line whose
+newline never reached the disk), or a tail of NUL bytes (the file grew but its data block never came).
+Reading drops exactly that (and cuts it off the file before appending). A complete line is never torn:
+its newline was written after it, and it may have been fsynced and shown, so one that does not parse or
+does not follow from the line before is damage, an error naming the line (``JournalError.line``) and
+never a reason to play on without it (that would re-roll a die already shown).
 """
 
 from __future__ import annotations
@@ -29,7 +32,12 @@ UNDO = "undo"
 
 
 class JournalError(ValueError):
-    """The journal cannot be trusted; the message names the file and line."""
+    """The journal cannot be trusted; the message names the file and line, and ``line`` carries the
+    number (1 = the header) so a screen can name it too; ``None`` when no one line is to blame."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 class JournalWriteError(OSError):
@@ -63,30 +71,25 @@ class Contents:
 
 
 def read(path: Path) -> Contents:
-    """Parse a journal, dropping only a torn last line; ``JournalError`` for anything else."""
+    """Parse a journal, dropping only a torn tail (see the module docstring); ``JournalError`` for
+    anything else."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise JournalError(f"{path}: cannot read: {e.strerror}") from None
-    lines = data.split(b"\n")
-    complete, tail = lines[:-1], lines[-1]  # tail: bytes after the last newline (torn, or empty)
-    torn = bool(tail.strip())
-    good = len(data) - len(tail)
+    good = data.rstrip(b"\0").rfind(b"\n") + 1  # end of the last complete line
     parsed: list[tuple[int, Any]] = []
-    for i, raw in enumerate(complete, start=1):
+    for i, raw in enumerate(data[:good].split(b"\n")[:-1], start=1):
         if not raw.strip():
-            raise JournalError(f"{path}:{i}: empty line")
+            raise JournalError(f"{path}:{i}: empty line", i)
         try:
             parsed.append((i, json.loads(raw)))
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            if i == len(complete) and not torn:  # torn inside the last line, newline written early
-                torn, good = True, good - len(raw) - 1
-                break
-            raise JournalError(f"{path}:{i}: not JSON ({e})") from None
+            raise JournalError(f"{path}:{i}: not JSON, the line is damaged ({e})", i) from None
     if not parsed:
-        raise JournalError(f"{path}: no header line")
+        raise JournalError(f"{path}: no header line", 1)
     header = _header(path, parsed[0][1])
-    contents = Contents(header, torn=torn, good_bytes=good)
+    contents = Contents(header, torn=good < len(data), good_bytes=good)
     for i, obj in parsed[1:]:
         contents.entries.append(_entry(path, i, obj, len(contents.entries) + 1))
     return contents
@@ -94,24 +97,24 @@ def read(path: Path) -> Contents:
 
 def _header(path: Path, obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict) or not isinstance(obj.get("game"), str) or not isinstance(obj.get("options"), dict):
-        raise JournalError(f"{path}:1: not a journal header (needs \"game\" and \"options\")")
+        raise JournalError(f"{path}:1: not a journal header (needs \"game\" and \"options\")", 1)
     try:
         get_game(obj["game"])
     except KeyError as e:
-        raise JournalError(f"{path}:1: {e.args[0]}") from None
+        raise JournalError(f"{path}:1: {e.args[0]}", 1) from None
     return obj
 
 
 def _entry(path: Path, line: int, obj: Any, expected_seq: int) -> Entry:
     if not isinstance(obj, dict):
-        raise JournalError(f"{path}:{line}: expected an object, got {type(obj).__name__}")
+        raise JournalError(f"{path}:{line}: expected an object, got {type(obj).__name__}", line)
     missing = [k for k in ("seq", "player", "move", "state") if k not in obj]
     if missing:
-        raise JournalError(f"{path}:{line}: missing {', '.join(missing)}")
+        raise JournalError(f"{path}:{line}: missing {', '.join(missing)}", line)
     if obj["seq"] != expected_seq:
-        raise JournalError(f"{path}:{line}: seq {obj['seq']!r}, expected {expected_seq}")
+        raise JournalError(f"{path}:{line}: seq {obj['seq']!r}, expected {expected_seq}", line)
     if not isinstance(obj["move"], str) or not isinstance(obj["player"], str) or not isinstance(obj["state"], dict):
-        raise JournalError(f"{path}:{line}: move and player must be strings, state an object")
+        raise JournalError(f"{path}:{line}: move and player must be strings, state an object", line)
     return Entry(obj["seq"], obj["player"], obj["move"], obj["state"])
 
 
@@ -123,28 +126,43 @@ def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
     try:
         state = info.new_game(**contents.header["options"])
     except (TypeError, ValueError) as e:
-        raise JournalError(f"{where}:1: bad options: {e}") from None
+        raise JournalError(f"{where}:1: bad options: {e}", 1) from None
     states = [state.clone()]
     undo_stack: list[GameState] = []
     for line, entry in enumerate(contents.entries, start=2):
+        signers = _signers(state)
+        if signers and entry.player not in signers:  # none when over: the move itself is refused below
+            raise JournalError(f"{where}:{line}: player {entry.player!r}, expected {' or '.join(map(repr, signers))}",
+                               line)
         if entry.move == UNDO:
             if not undo_stack:
-                raise JournalError(f"{where}:{line}: undo with nothing to take back")
+                raise JournalError(f"{where}:{line}: undo with nothing to take back", line)
             state = undo_stack.pop()
         else:
             try:
                 move = state.parse_move(entry.move)
             except ValueError as e:
-                raise JournalError(f"{where}:{line}: {e}") from None
+                raise JournalError(f"{where}:{line}: {e}", line) from None
             if state.is_chance():
                 undo_stack.clear()  # a roll: steps before it can no longer be taken back
             else:
                 undo_stack.append(state.clone())
             state.apply(move)
         if state.to_json() != entry.state:
-            raise JournalError(f"{where}:{line}: recorded state differs from the replayed one after {entry.move}")
+            raise JournalError(f"{where}:{line}: recorded state differs from the replayed one after {entry.move}",
+                               line)
         states.append(state.clone())
     return states
+
+
+def _signers(state: GameState) -> tuple[str, ...]:
+    """Who may sign the line that follows ``state``: the player to move, or for a chance outcome
+    ``"chance"`` -- or the player whose roll it is, where the engine names one (``to_move``): the
+    Hannibal flow signs a roll, and a takeback at the roll prompt, with that player."""
+    if not state.is_chance():
+        return (state.current_player,) if state.current_player is not None else ()
+    roller = getattr(state, "to_move", None)
+    return ("chance", roller) if isinstance(roller, str) else ("chance",)
 
 
 class Journal:

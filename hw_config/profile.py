@@ -2,16 +2,21 @@
 microcontroller (backend "bridge") and the layout they use.
 
 A bad profile must never half-start a table: ``load_profile`` collects every problem it finds, each
-naming the file, the key and what is wrong, and raises them together as one ``ConfigError``.
+naming the file, the key and what is wrong, and raises them together as one ``ConfigError``. Values are
+checked for their exact type (TOML's ``true`` is not the integer 1, ``2.9`` is not a scan count) and
+lists for their size, and one bad value is one problem: a bad pin still counts as a matrix line, so the
+layout is not reported as the wrong size because of it.
 """
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from hw_config.problems import ConfigError, Problem
+from hw_config.tomlfile import read_toml
 
 HERE = Path(__file__).resolve().parent
 PROFILES = HERE / "profiles"
@@ -26,6 +31,7 @@ DRIVERS = ("ssd1306", "sh1106", "dummy")
 # BCM GPIO numbers usable on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM.
 GPIO_RANGE = range(2, 28)
 I2C_PINS = {1: (2, 3), 0: (0, 1)}
+MAX_ENTRIES = 1024  # buttons, layout cells, unused cells: far above any board (a 26x26 matrix has 676)
 TIMING_LIMITS: dict[str, tuple[float, float]] = {
     "scan_hz": (10, 2000),
     "debounce_scans": (1, 50),
@@ -35,6 +41,7 @@ TIMING_LIMITS: dict[str, tuple[float, float]] = {
     "hold_s": (0.1, 10.0),
     "message_min_s": (0.0, 10.0),
 }
+WHOLE_TIMINGS = {"debounce_scans"}  # counts: a fraction has no meaning
 TIMING_DEFAULTS: dict[str, float] = {
     "scan_hz": 200, "debounce_scans": 3, "settle_us": 10, "settle_s": 0.3, "grace_s": 3.0, "hold_s": 1.0,
     "message_min_s": 1.5,
@@ -49,24 +56,6 @@ SECTIONS: dict[str, set[str]] = {
 }
 
 Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    key: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}: {self.key}: {self.message}"
-
-
-class ConfigError(ValueError):
-    """Every problem found in a profile or its layout; ``str()`` lists one per line."""
-
-    def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
 
 
 @dataclass(frozen=True)
@@ -144,7 +133,7 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
     for a game that does not exist). hw_config imports no engine, so the caller supplies it."""
     path = resolve(str(name_or_path))
     problems: list[Problem] = []
-    data = _read_toml(path, problems)
+    data = read_toml(path, problems)
     if data is None:
         raise ConfigError(problems)
     checker = _Checker(path, problems)
@@ -161,17 +150,13 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
     return profile
 
 
-def _read_toml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        problems.append(Problem(str(path), "-", "no such file"))
-    except tomllib.TOMLDecodeError as e:
-        problems.append(Problem(str(path), "-", f"not valid TOML: {e}"))
-    except OSError as e:
-        problems.append(Problem(str(path), "-", f"cannot read: {e.strerror}"))
-    return None
+def _is_int(value: object) -> bool:
+    """An integer as TOML writes one: ``true`` is a bool and ``2.0`` a float, neither is accepted."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class _Checker:
@@ -203,25 +188,30 @@ class _Checker:
         name = self.text(board, "board", "name", default=self.path.stem)
         game = self.text(board, "board", "game")
         backend = self.choice(board, "board", "backend", BACKENDS)
-        pin_factory = self.choice(board, "board", "pin_factory", PIN_FACTORIES.get(backend or "", ()))
+        pin_factory = self.choice(board, "board", "pin_factory", PIN_FACTORIES.get(backend) if backend else None)
         layout_name = self.text(board, "board", "layout")
-        rows = self.pins(tables["matrix"], "matrix.rows")
-        cols = self.pins(tables["matrix"], "matrix.cols")
+        rows = self.pins(tables["matrix"], "matrix", "rows")
+        cols = self.pins(tables["matrix"], "matrix", "cols")
+        size = (len(rows), len(cols)) if rows is not None and cols is not None else None
         display = self.display(tables["display"])
         timing = self.timing(tables["timing"])
-        buttons = self.buttons(tables["buttons"], len(rows), len(cols), needed)
+        buttons = self.buttons(tables["buttons"], size, needed)
         serial = self.serial(tables["serial"], backend) if "serial" in data or backend == "bridge" else None
-        on_pi = backend not in MCU_BACKENDS  # else the matrix pins are the MCU's, not the Pi's
-        self.pins_once(rows if on_pi else [], cols if on_pi else [], buttons, display)
+        if backend not in MCU_BACKENDS:  # else the matrix pins are the MCU's, not the Pi's
+            self.pins_once([(p, f"matrix.rows[{i}]") for i, p in enumerate(rows or [])]
+                           + [(p, f"matrix.cols[{i}]") for i, p in enumerate(cols or [])], buttons, display)
+        else:
+            self.pins_once([], buttons, display)
         layout_path = self.path
         if layout_name:  # a shipped layout by name, or a .toml path relative to the profile
             layout_path = (self.path.parent / layout_name if layout_name.endswith(".toml")
                            else LAYOUTS / f"{layout_name}.toml")
-        cells = self.layout(layout_path, game, len(rows), len(cols), buttons, locations) if layout_name else {}
-        if self.problems or None in (game, backend, pin_factory, display, timing):
+        cells = self.layout(layout_path, game, size, buttons, locations) if layout_name else {}
+        if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
-        assert game and backend and pin_factory and display and timing
-        return Profile(self.path, name or self.path.stem, game, backend, pin_factory, tuple(rows), tuple(cols),
+        assert game and backend and pin_factory and display and timing and rows and cols
+        return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
+                       tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
                        buttons, display, timing, layout_path, cells, serial)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
@@ -231,42 +221,78 @@ class _Checker:
         if value is None:
             self.bad(f"{section}.{key}", "missing")
         elif not isinstance(value, str) or not value:
-            self.bad(f"{section}.{key}", f"must be a non-empty string, got {value!r}")
+            self.bad(f"{section}.{key}", f"must be a non-empty string, got {_short(value)}")
             return None
         return str(value)
 
-    def choice(self, table: Mapping[str, Any], section: str, key: str, options: tuple[str, ...]) -> str | None:
+    def choice(self, table: Mapping[str, Any], section: str, key: str,
+               options: tuple[str, ...] | None) -> str | None:
+        """A string from ``options``; ``None`` options (they depend on a value already refused) only
+        checks that it is a string, so one mistake is not reported twice."""
         value = self.text(table, section, key)
-        if value is not None and value not in options:
-            self.bad(f"{section}.{key}", f"{value!r} is not one of {', '.join(options) or '(none: fix backend)'}")
+        if value is not None and options is not None and value not in options:
+            self.bad(f"{section}.{key}", f"{value!r} is not one of {', '.join(options)}")
             return None
         return value
 
-    def integer(self, table: Mapping[str, Any], key: str, name: str, lo: int, hi: int) -> int | None:
-        value = table.get(key)
+    def integer(self, table: Mapping[str, Any], key: str, name: str, lo: int, hi: int,
+                default: int | None = None) -> int | None:
+        value = table.get(key, default)
         if value is None:
             self.bad(name, "missing")
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        if not _is_int(value):
+            self.bad(name, f"must be an integer, got {_short(value)}")
+            return None
+        if not lo <= value <= hi:
             self.bad(name, f"must be a whole number from {lo} to {hi}, got {value!r}")
+            return None
+        return int(value)
+
+    def pin(self, value: object, key: str) -> int | None:
+        if not _is_int(value):
+            self.bad(key, f"pin {_short(value)} must be an integer (a BCM GPIO number)")
+            return None
+        assert isinstance(value, int)
+        if value not in GPIO_RANGE:
+            self.bad(key, f"pin {value!r} is out of range (BCM GPIO {GPIO_RANGE.start}..{GPIO_RANGE.stop - 1})")
             return None
         return value
 
-    def pins(self, table: Mapping[str, Any], name: str) -> list[int]:
-        key = name.split(".")[1]
+    def pins(self, table: Mapping[str, Any], section: str, key: str) -> list[int | None] | None:
+        """The pins of one matrix side, ``None`` in place of each bad one, so the matrix keeps its size;
+        ``None`` for a list that is not there at all."""
+        name = f"{section}.{key}"
         value = table.get(key)
         if not isinstance(value, list) or not value:
             self.bad(name, "missing or empty: list the BCM GPIO numbers" if value is None else
-                     f"must be a list of BCM GPIO numbers, got {value!r}")
-            return []
-        out = []
-        for i, pin in enumerate(value):
-            if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
-                self.bad(f"{name}[{i}]", f"pin {pin!r} is out of range (BCM GPIO {GPIO_RANGE.start}.."
-                         f"{GPIO_RANGE.stop - 1})")
-            else:
-                out.append(pin)
-        return out
+                     f"must be a list of BCM GPIO numbers, got {_short(value)}")
+            return None
+        if len(value) > len(GPIO_RANGE):
+            self.bad(name, f"{len(value)} pins; there are only {len(GPIO_RANGE)} usable GPIOs")
+            return None
+        return [self.pin(pin, f"{name}[{i}]") for i, pin in enumerate(value)]
+
+    def cell(self, value: object, key: str, size: tuple[int, int] | None, file: str | None = None) -> Cell | None:
+        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+            self.bad(key, f"must be [row, col] (two integers), got {_short(value)}", file)
+            return None
+        r, c = value
+        if size is not None and not (0 <= r < size[0] and 0 <= c < size[1]):
+            self.bad(key, f"cell [{r}, {c}] is outside the {size[0]}x{size[1]} matrix", file)
+            return None
+        return (r, c)
+
+    def bounded(self, value: object, key: str, kind: type, what: str, file: str | None = None) -> bool:
+        """``value`` is a ``kind`` (list or table) of at most ``MAX_ENTRIES`` entries."""
+        if not isinstance(value, kind):
+            self.bad(key, f"must be {what}, got {_short(value)}", file)
+            return False
+        assert isinstance(value, list | dict)
+        if len(value) > MAX_ENTRIES:
+            self.bad(key, f"{len(value)} entries; at most {MAX_ENTRIES}", file)
+            return False
+        return True
 
     # -- sections ----------------------------------------------------------------------------------------
 
@@ -288,99 +314,93 @@ class _Checker:
                          "(e.g. /dev/ttyACM0 or /dev/serial0)")
             return None
         if not isinstance(url, str) or not url:
-            self.bad("serial.url", f"must be a non-empty string, got {url!r}")
+            self.bad("serial.url", f"must be a non-empty string, got {_short(url)}")
             return None
-        baud = table.get("baud", 115200)
-        lo, hi = BAUD_RANGE
-        if not isinstance(baud, int) or isinstance(baud, bool) or not lo <= baud <= hi:
-            self.bad("serial.baud", f"must be a whole number from {lo} to {hi}, got {baud!r}")
-            return None
-        return Serial(url, baud)
+        baud = self.integer(table, "baud", "serial.baud", *BAUD_RANGE, default=115200)
+        return Serial(url, baud) if baud is not None else None
 
     def timing(self, table: Mapping[str, Any]) -> Timing | None:
         values: dict[str, float] = {}
-        ok = True
         for key, (lo, hi) in TIMING_LIMITS.items():
             value = table.get(key, TIMING_DEFAULTS[key])
-            if not isinstance(value, int | float) or isinstance(value, bool) or not lo <= value <= hi:
+            if key in WHOLE_TIMINGS and not _is_int(value):
+                self.bad(f"timing.{key}", f"must be an integer (a count), got {_short(value)}")
+            elif not _is_number(value):
+                self.bad(f"timing.{key}", f"must be a number, got {_short(value)}")
+            elif not lo <= value <= hi:
                 self.bad(f"timing.{key}", f"must be a number from {lo} to {hi}, got {value!r}")
-                ok = False
             else:
                 values[key] = value
-        if not ok:
+        if len(values) < len(TIMING_LIMITS):
             return None
         return Timing(scan_hz=values["scan_hz"], debounce_scans=int(values["debounce_scans"]),
                       settle_us=values["settle_us"], settle_s=values["settle_s"], grace_s=values["grace_s"],
                       hold_s=values["hold_s"], message_min_s=values["message_min_s"])
 
-    def buttons(self, table: Mapping[str, Any], nrows: int, ncols: int, needed: list[str]) -> dict[str, Button]:
+    def buttons(self, table: dict[str, Any], size: tuple[int, int] | None, needed: list[str]) -> dict[str, Button]:
         out: dict[str, Button] = {}
+        if not self.bounded(table, "buttons", dict, "a table of buttons"):
+            return out
         for name, spec in table.items():
             key = f"buttons.{name}"
             if not isinstance(spec, dict) or len(spec) != 1 or not ({"pin", "cell"} & set(spec)):
-                self.bad(key, f"must be {{ pin = N }} or {{ cell = [row, col] }}, got {spec!r}")
-                continue
-            if "pin" in spec:
-                pin = spec["pin"]
-                if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
-                    self.bad(f"{key}.pin", f"pin {pin!r} is out of range (BCM GPIO 2..27)")
-                    continue
-                out[name] = Button(name, pin=pin)
-            else:
-                cell = self.cell(spec["cell"], f"{key}.cell", nrows, ncols)
-                if cell is not None:
-                    out[name] = Button(name, cell=cell)
+                self.bad(key, f"must be {{ pin = N }} or {{ cell = [row, col] }}, got {_short(spec)}")
+            elif "pin" in spec:
+                pin = self.pin(spec["pin"], f"{key}.pin")
+                if pin is not None:
+                    out[name] = Button(name, pin=pin)
+            elif (cell := self.cell(spec["cell"], f"{key}.cell", size)) is not None:
+                out[name] = Button(name, cell=cell)
         for name in needed:
             if name not in table:
                 self.bad(f"buttons.{name}", "missing: the game needs this button")
         return out
 
-    def cell(self, value: object, key: str, nrows: int, ncols: int, file: str | None = None) -> Cell | None:
-        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)):
-            self.bad(key, f"must be [row, col], got {value!r}", file)
-            return None
-        r, c = value
-        if not (0 <= r < nrows and 0 <= c < ncols):
-            self.bad(key, f"cell [{r}, {c}] is outside the {nrows}x{ncols} matrix", file)
-            return None
-        return (r, c)
-
-    def pins_once(self, rows: list[int], cols: list[int], buttons: dict[str, Button], display: Display | None) -> None:
+    def pins_once(self, matrix: list[tuple[int | None, str]], buttons: dict[str, Button],
+                  display: Display | None) -> None:
+        """No GPIO wired to two things; ``matrix`` is (pin, key) of each row and column on the Pi."""
         owners: dict[int, str] = {}
-        uses: list[tuple[int, str]] = [(p, f"matrix.rows[{i}]") for i, p in enumerate(rows)]
-        uses += [(p, f"matrix.cols[{i}]") for i, p in enumerate(cols)]
-        uses += [(b.pin, f"buttons.{b.name}.pin") for b in buttons.values() if b.pin is not None]
+        uses = list(matrix)
+        uses += [(b.pin, f"buttons.{b.name}.pin") for b in buttons.values()]
         if display is not None and display.driver != "dummy":
             uses += [(p, f"display (I2C bus {display.bus})") for p in I2C_PINS.get(display.bus, ())]
         for pin, key in uses:
+            if pin is None:
+                continue
             if pin in owners:
                 self.bad(key, f"GPIO {pin} is already used by {owners[pin]}")
             else:
                 owners[pin] = key
 
-    def layout(self, path: Path, game: str | None, nrows: int, ncols: int, buttons: dict[str, Button],
+    def layout(self, path: Path, game: str | None, size: tuple[int, int] | None, buttons: dict[str, Button],
                locations: set[str] | None) -> dict[Cell, str]:
+        """The layout's cells -> locations. Checks that depend on the matrix size are left out when the
+        profile's matrix itself is broken: that is one problem, already named."""
         lfile = str(path)
         problems: list[Problem] = []
-        data = _read_toml(path, problems)
+        data = read_toml(path, problems)
         if data is None:
-            self.problems.extend(Problem(self.file, "board.layout", f"{p.file}: {p.message}") for p in problems)
+            for p in problems:
+                self.bad("board.layout", f"{p.file}: {p.message}")
             return {}
-        if data.get("game") != game:
-            self.bad("game", f"layout is for {data.get('game')!r}, the profile for {game!r}", lfile)
-        if (data.get("rows"), data.get("cols")) != (nrows, ncols):
-            self.bad("rows/cols", f"layout is {data.get('rows')}x{data.get('cols')}, the matrix {nrows}x{ncols}",
-                     lfile)
         for key in set(data) - {"game", "rows", "cols", "cells", "unused"}:
             self.bad(key, "unknown key (known: game, rows, cols, cells, unused)", lfile)
+        if game is not None and data.get("game") != game:
+            self.bad("game", f"layout is for {_short(data.get('game'))}, the profile for {game!r}", lfile)
+        dims = [data.get(k) for k in ("rows", "cols")]
+        for key, value in zip(("rows", "cols"), dims, strict=True):
+            if not _is_int(value):
+                self.bad(key, f"must be an integer, got {_short(value)}", lfile)
+        if size is not None and all(_is_int(v) for v in dims) and tuple(dims) != size:
+            self.bad("rows/cols", f"layout is {dims[0]}x{dims[1]}, the matrix {size[0]}x{size[1]}", lfile)
+            size = None  # every cell would be reported again: the sizes disagree, say it once
         cells: dict[Cell, str] = {}
         taken: dict[Cell, str] = {b.cell: f"button {b.name}" for b in buttons.values() if b.cell is not None}
-        raw = data.get("cells")
-        if not isinstance(raw, dict):
-            self.bad("cells", "missing: map each location to [row, col]", lfile)
+        raw = data.get("cells", {})
+        if not self.bounded(raw, "cells", dict, "a table mapping each location to [row, col]", lfile):
             raw = {}
         for loc, value in raw.items():
-            cell = self.cell(value, f"cells.{loc}", nrows, ncols, lfile)
+            cell = self.cell(value, f"cells.{loc}", size, lfile)
             if cell is None:
                 continue
             if cell in taken:
@@ -388,22 +408,30 @@ class _Checker:
                 continue
             taken[cell] = loc
             cells[cell] = loc
-        for i, value in enumerate(data.get("unused", [])):
-            cell = self.cell(value, f"unused[{i}]", nrows, ncols, lfile)
-            if cell is not None:
-                taken.setdefault(cell, "unused")
+        unused = data.get("unused", [])
+        if self.bounded(unused, "unused", list, "a list of [row, col]", lfile):
+            for i, value in enumerate(unused):
+                cell = self.cell(value, f"unused[{i}]", size, lfile)
+                if cell is not None:
+                    taken.setdefault(cell, "unused")
         if locations is not None:
             for loc in sorted(locations - set(raw), key=_natural):
                 self.bad(f"cells.{loc}", "location not mapped to any cell", lfile)
             for loc in sorted(set(raw) - locations, key=_natural):
                 self.bad(f"cells.{loc}", f"not a location of {game}", lfile)
-        if nrows and ncols:
-            for r in range(nrows):
-                for c in range(ncols):
+        if size is not None:
+            for r in range(size[0]):
+                for c in range(size[1]):
                     if (r, c) not in taken:
                         self.bad("cells", f"cell [{r}, {c}] is not mapped at all (map it or list it in unused)",
                                  lfile)
         return cells
+
+
+def _short(value: object) -> str:
+    """A value as the problem quotes it: a runaway list or string is not printed whole."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _natural(name: str) -> tuple[str, int]:

@@ -99,7 +99,7 @@ class ScriptedTable(Hands):
             self._tidy(flow.game)  # the checklist on the screen: sent pieces off, stacks whole
         elif phase == "roll":
             key = ("roll", flow.seq)
-            if self._acted_on != key:
+            if self._acted_on != key or "before rolling" in flow.notice:  # refused for a board since put right
                 self._acted_on = key
                 self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
                 self._press("ROLL", pause=0.3)

@@ -1,15 +1,46 @@
 #!/usr/bin/env bash
-# Install boardkeeper as a systemd service on a Raspberry Pi (run as root from a checkout):
+# Install boardkeeper as a systemd service on Raspberry Pi OS (Bookworm), as root, from a checkout:
 #   sudo bash systemd/install.sh [PROFILE]        PROFILE defaults to hw_config/profiles/hannibal.toml
-# Creates the boardkeeper user (groups gpio, i2c, dialout), a venv in /opt/boardkeeper with .[pi],
-# the profile in /etc/boardkeeper, I2C at 400 kHz, and installs, enables and starts the unit.
+# The unit plays the game the profile names ([board] game), with the profile in /etc/boardkeeper/GAME.toml.
+# Creates the boardkeeper user (groups gpio, i2c, dialout); a venv in /opt/boardkeeper that sees Debian's
+# python3-lgpio (--system-site-packages: pip would have to build lgpio from source); I2C on at 400 kHz
+# and i2c-dev loaded at boot, as raspi-config does; then installs and enables the unit. If I2C had to be
+# switched on, the service starts after the reboot that enables it, not before (it would fail without it).
+#
+# BOARDKEEPER_ROOT=DIR installs into DIR instead of / (every file read or written below it; the unit still
+# names the real paths): the tests run the script in a fake root with stub commands on PATH.
 set -euo pipefail
 
+root=${BOARDKEEPER_ROOT:-}
 [ "$(id -u)" = 0 ] || { echo "install.sh: run as root (sudo)" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 profile=${1:-$src/hw_config/profiles/hannibal.toml}
 [ -f "$profile" ] || { echo "install.sh: no profile at $profile" >&2; exit 2; }
 prefix=/opt/boardkeeper
+etc=/etc/boardkeeper
+unit=/etc/systemd/system/boardkeeper.service
+
+# The profile's [board] values, read as TOML (Bookworm's python3 is 3.11: tomllib is there).
+board_value() {
+    python3 - "$profile" "$1" <<'EOF'
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        value = tomllib.load(f).get("board", {}).get(sys.argv[2], "")
+except (OSError, ValueError) as e:
+    sys.exit(f"install.sh: {sys.argv[1]}: {e}")
+print(value if isinstance(value, str) else "")
+EOF
+}
+game=$(board_value game)
+case $game in
+    ""|*[!a-z0-9_-]*) echo "install.sh: $profile: [board] game must name a game (boardkeeper games)" >&2; exit 2 ;;
+esac
+layout=$(board_value layout)
+
+echo "== packages"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv python3-lgpio
 
 echo "== user and groups"
 for g in gpio i2c dialout; do getent group "$g" >/dev/null || groupadd --system "$g"; done
@@ -18,40 +49,62 @@ id boardkeeper >/dev/null 2>&1 || useradd --system --home-dir /var/lib/boardkeep
 usermod -a -G gpio,i2c,dialout boardkeeper
 
 echo "== code and venv in $prefix"
-mkdir -p "$prefix"
-cp -a "$src/." "$prefix/"
-rm -rf "$prefix/.venv"
-python3 -m venv "$prefix/.venv"
-"$prefix/.venv/bin/pip" install -q "$prefix[pi]"
+mkdir -p "$root$prefix"
+tar -C "$src" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$root$prefix" -xf -
+rm -rf "$root$prefix/.venv"
+python3 -m venv --system-site-packages "$root$prefix/.venv"
+"$root$prefix/.venv/bin/pip" install -q "$root$prefix"
 
-echo "== profile"
-install -d -m 0755 /etc/boardkeeper
-install -m 0644 "$profile" /etc/boardkeeper/hannibal.toml
-sed -i "s#^layout = \"\([a-z-]*\)\"#layout = \"$prefix/hw_config/layouts/\1.toml\"#" /etc/boardkeeper/hannibal.toml
-"$prefix/.venv/bin/boardkeeper" check-config /etc/boardkeeper/hannibal.toml
+echo "== profile: $etc/$game.toml"
+install -d -m 0755 "$root$etc"
+install -m 0644 "$profile" "$root$etc/$game.toml"
+case $layout in  # a layout file beside the profile goes beside it again; one named by game is in the package
+    *.toml)
+        install -m 0644 "$(dirname "$profile")/$layout" "$root$etc/$(basename "$layout")"
+        sed -i "s#^layout *= *\"$layout\"#layout = \"$(basename "$layout")\"#" "$root$etc/$game.toml" ;;
+esac
+"$root$prefix/.venv/bin/boardkeeper" check-config "$root$etc/$game.toml"
 
-echo "== I2C at 400 kHz"
-config=/boot/firmware/config.txt; [ -f "$config" ] || config=/boot/config.txt
+echo "== I2C on at 400 kHz, i2c-dev loaded at boot"
+reboot_needed=no
+# KEY=VALUE in config.txt as raspi-config's set_config_var writes it: the line of that key, commented out
+# or not, is replaced; else it is added at the end, under [all] so that no model filter applies to it.
+set_config_var() {
+    local key=$1 value=$2 file=$3
+    awk -v key="$key" -v value="$value" '
+        $0 ~ "^#?[ \t]*" key "=" { if (!done) print key "=" value; done = 1; next }
+        /^\[/ { section = $0 }
+        { print }
+        END { if (!done) { if (section != "" && section != "[all]") print "[all]"; print key "=" value } }
+    ' "$file" > "$file.new"
+    if cmp -s "$file" "$file.new"; then rm "$file.new"; else mv "$file.new" "$file"; reboot_needed=yes; fi
+}
+config=$root/boot/firmware/config.txt; [ -f "$config" ] || config=$root/boot/config.txt
 if [ -f "$config" ]; then
-    if grep -q '^dtparam=i2c_arm=' "$config"; then
-        sed -i 's/^dtparam=i2c_arm=.*/dtparam=i2c_arm=on,i2c_arm_baudrate=400000/' "$config"
-    else
-        echo 'dtparam=i2c_arm=on,i2c_arm_baudrate=400000' >> "$config"
-    fi
-    echo "   $config updated (takes effect after a reboot)"
+    set_config_var dtparam=i2c_arm on "$config"
+    set_config_var dtparam=i2c_arm_baudrate 400000 "$config"
 else
-    echo "   no config.txt found: enable I2C yourself (raspi-config)"
+    echo "   no config.txt found: enable I2C yourself (raspi-config, Interface Options)" >&2
 fi
+modules=$root/etc/modules
+touch "$modules"
+cp "$modules" "$modules.old"
+sed -i -e 's/^#[[:space:]]*\(i2c[-_]dev\)/\1/' "$modules"
+grep -q '^i2c[-_]dev' "$modules" || printf 'i2c-dev\n' >> "$modules"
+cmp -s "$modules" "$modules.old" || reboot_needed=yes
+rm "$modules.old"
 
-echo "== unit"
-install -m 0644 "$src/systemd/boardkeeper.service" /etc/systemd/system/boardkeeper.service
-# Narrow device access to what this profile uses: the GPIO chips, its display's I2C bus and, for a board
-# read over serial (backend "bridge"), the port its [serial] url names.
-bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' /etc/boardkeeper/hannibal.toml | head -n 1)
-port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' /etc/boardkeeper/hannibal.toml | head -n 1)
-install -d -m 0755 /etc/systemd/system/boardkeeper.service.d
-cat > /etc/systemd/system/boardkeeper.service.d/devices.conf <<EOC
+echo "== unit: boardkeeper play $game"
+install -D -m 0644 "$src/systemd/boardkeeper.service" "$root$unit"
+# The game and profile this table plays, and device access narrowed to what the profile uses: the GPIO
+# chips, its display's I2C bus and, for a board read over serial (backend "bridge"), the port it names.
+bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' "$root$etc/$game.toml" | head -n 1)
+port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' "$root$etc/$game.toml" | head -n 1)
+install -d -m 0755 "$root$unit.d"
+cat > "$root$unit.d/table.conf" <<EOC
 [Service]
+ExecStart=
+ExecStart=$prefix/.venv/bin/boardkeeper play $game --profile $etc/$game.toml
 DeviceAllow=
 DeviceAllow=/dev/gpiochip0 rw
 DeviceAllow=/dev/gpiochip4 rw
@@ -59,7 +112,13 @@ DeviceAllow=/dev/gpiomem rw
 DeviceAllow=/dev/i2c-${bus:-1} rw
 ${port:+DeviceAllow=$port rw}
 EOC
+rm -f "$root$unit.d/devices.conf"  # the name an earlier install.sh used for part of this
 systemctl daemon-reload
-systemctl enable --now boardkeeper.service
-systemctl --no-pager status boardkeeper.service || {
-    echo "boardkeeper did not start: journalctl -u boardkeeper -n 50" >&2; exit 1; }
+systemctl enable boardkeeper.service
+if [ "$reboot_needed" = yes ] || [ ! -e "$root/dev/i2c-${bus:-1}" ]; then
+    echo "boardkeeper is installed and enabled; I2C is switched on at boot: reboot, then it starts"
+else
+    systemctl restart boardkeeper.service
+    systemctl --no-pager status boardkeeper.service || {
+        echo "boardkeeper did not start: journalctl -u boardkeeper -n 50" >&2; exit 1; }
+fi

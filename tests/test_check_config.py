@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from hw_config import ConfigError, load_profile
 
 PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
 GOOD = (PROFILES / "hannibal.toml").read_text()
@@ -89,3 +90,71 @@ def test_check_config_as_a_process_never_shows_a_traceback(tmp_path: Path) -> No
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "not valid TOML" in result.stderr
+
+
+LAYOUT = (Path(__file__).resolve().parent.parent / "hw_config" / "layouts" / "hannibal.toml").read_text()
+
+EXACT: list[tuple[str, str, str, str]] = [
+    # (what, search, replace, the one problem expected)
+    ("fraction for a count", "debounce_scans = 3", "debounce_scans = 2.9",
+     r"timing\.debounce_scans: must be an integer \(a count\), got 2\.9"),
+    ("bool for a number", "scan_hz = 200", "scan_hz = true", r"timing\.scan_hz: must be a number, got True"),
+    ("string pin", "rows = [5, 6", 'rows = ["5", 6', r"matrix\.rows\[0\]: pin '5' must be an integer"),
+    ("bool pin", "OK = { pin = 27 }", "OK = { pin = true }", r"buttons\.OK\.pin: pin True must be an integer"),
+    ("fraction for a display bus", "bus = 1", "bus = 1.0", r"display\.bus: must be an integer, got 1\.0"),
+    ("bool for a cell", "ROLL = { pin = 17 }", "ROLL = { cell = [0, true] }",
+     r"buttons\.ROLL\.cell: must be \[row, col\] \(two integers\), got \[0, True\]"),
+    ("pin list longer than the header", "rows = [5, 6, 13, 19, 26, 16, 20]", "rows = [" + ", ".join(["5"] * 5000) + "]",
+     r"matrix\.rows: 5000 pins; there are only 26 usable GPIOs"),
+    ("non-UTF-8 byte", "[display]", "# caf\udce9\n[display]", r"-: not valid TOML: byte 0xe9 on line \d+ is not UTF-8"),
+    ("arrays nested too deep", "[display]", "deep = " + "[" * 20000 + "]" * 20000 + "\n[display]",
+     r"-: not valid TOML: arrays or tables nested too deeply"),
+    ("file far too large", "[display]", "# " + "x" * 70_000 + "\n[display]", r"-: too large: over 64 KiB"),
+    ("backend refused once, not again for its pin factory", 'backend = "gpio"', 'backend = "usb"',
+     r"board\.backend: 'usb' is not one of"),
+]
+
+
+@pytest.mark.parametrize(("what", "search", "replace", "expected"), EXACT, ids=[b[0] for b in EXACT])
+def test_each_bad_value_is_exactly_one_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str,
+                                               search: str, replace: str, expected: str) -> None:
+    """Exact types (no bool for an int, no float for a count), sizes bounded, and no cascade: a bad pin
+    still counts as a matrix line, so the layout is not reported as the wrong size because of it."""
+    assert search in GOOD, what
+    path = tmp_path / "bad.toml"
+    path.write_bytes(GOOD.replace(search, replace, 1).encode("utf-8", errors="surrogateescape"))
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(expected, err), err
+    assert err.endswith("1 problem(s); nothing started\n"), err
+
+
+@pytest.mark.parametrize(("search", "replace", "expected"), [
+    ('"pos:0" = [0, 0]', '"pos:0" = [0, true]',
+     r"cells\.pos:0: must be \[row, col\] \(two integers\), got \[0, True\]"),
+    ("rows = 7", "rows = 7\nunused = 5", r"unused: must be a list of \[row, col\], got 5"),
+    ("rows = 7", "rows = 7.0", r"rows: must be an integer, got 7\.0"),
+    ("rows = 7", "rows = 7\nunused = [" + ", ".join(["[0, 0]"] * 2000) + "]", r"unused: 2000 entries; at most 1024"),
+], ids=["bool in a cell", "unused not a list", "fraction for a size", "unused too long"])
+def test_layout_values_are_checked_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str], search: str,
+                                           replace: str, expected: str) -> None:
+    assert search in LAYOUT
+    (tmp_path / "layout.toml").write_text(LAYOUT.replace(search, replace, 1))
+    path = tmp_path / "bad.toml"
+    path.write_text(GOOD.replace('layout = "hannibal"', 'layout = "layout.toml"'))
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(expected, err) and "Traceback" not in err, err
+    assert err.count("error:") <= 2, err  # the bad value, and at most the location it left unmapped
+
+
+def test_a_runaway_profile_is_counted_in_full_and_told_in_twenty_lines(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(GOOD.replace("[timing]", "[timing]\n" + "\n".join(f"unknown_{i} = 1" for i in range(500))))
+    with pytest.raises(ConfigError) as caught:
+        load_profile(path)
+    message = str(caught.value).splitlines()
+    assert len(caught.value.problems) == 500 and len(message) == 21 and message[-1] == "... and 480 more"
+    assert main(["check-config", str(path)]) == 2
+    assert capsys.readouterr().err.endswith("500 problem(s); nothing started\n")

@@ -1,0 +1,142 @@
+"""``systemd/install.sh`` on a fresh Raspberry Pi OS Bookworm, run in a fake root: Bookworm's own
+config.txt and /etc/modules, stub ``apt-get``, ``systemctl``, ``useradd``... on PATH that only record
+what they were asked, and a stub venv whose ``boardkeeper`` is the real one (so the installed profile
+is checked for real). No hardware, no root, nothing outside the temporary directory is touched."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "systemd" / "install.sh"
+PROFILES = ROOT / "hw_config" / "profiles"
+BOOKWORM_CONFIG = (Path(__file__).resolve().parent / "data" / "bookworm-config.txt").read_text()
+MODULES = "# /etc/modules: kernel modules to load at boot time.\n#\n# Lines beginning with \"#\" are ignored.\n\n"
+UNIT_DIR = "etc/systemd/system/boardkeeper.service.d"
+
+# Stubs: each records its command line; `id -u` says root, the boardkeeper user does not exist yet.
+RECORD = '#!/bin/sh\necho "$(basename "$0") $*" >> "$STUB_LOG"\n'
+STUBS = {
+    "apt-get": RECORD, "systemctl": RECORD, "useradd": RECORD, "usermod": RECORD, "groupadd": RECORD,
+    "getent": RECORD,
+    "id": RECORD + '[ "$1" = -u ] && echo 0 && exit 0\nexit 1\n',
+    "python3": RECORD + f"""if [ "$1" = -m ] && [ "$2" = venv ]; then
+    for last in "$@"; do :; done
+    mkdir -p "$last/bin"
+    printf '#!/bin/sh\\necho "pip $*" >> "$STUB_LOG"\\n' > "$last/bin/pip"
+    printf '#!/bin/sh\\necho "boardkeeper $*" >> "$STUB_LOG"\\nexec {sys.executable} -m controller.cli "$@"\\n' \\
+        > "$last/bin/boardkeeper"
+    chmod +x "$last/bin/pip" "$last/bin/boardkeeper"
+    exit 0
+fi
+exec {sys.executable} "$@"
+""",
+}
+
+needs_tools = pytest.mark.skipif(any(shutil.which(t) is None for t in ("bash", "awk", "tar", "install")),
+                                 reason="needs bash, awk, tar and install")
+
+
+@dataclass
+class Run:
+    root: Path
+    result: subprocess.CompletedProcess[str]
+
+    @property
+    def commands(self) -> list[str]:
+        log = self.root.parent / "commands.log"
+        return log.read_text().splitlines() if log.exists() else []
+
+    def read(self, path: str) -> str:
+        return (self.root / path).read_text()
+
+
+@pytest.fixture
+def fake_pi(tmp_path: Path) -> Path:
+    """A fresh Bookworm image, as far as install.sh looks at it."""
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(BOOKWORM_CONFIG)
+    (root / "etc").mkdir()
+    (root / "etc" / "modules").write_text(MODULES)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, text in STUBS.items():
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    return root
+
+
+def _install(root: Path, *args: str) -> Run:
+    env = {"PATH": f"{root.parent / 'bin'}:/usr/bin:/bin", "BOARDKEEPER_ROOT": str(root),
+           "STUB_LOG": str(root.parent / "commands.log"), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=120)
+    return Run(root, result)
+
+
+@needs_tools
+def test_a_fresh_pi_gets_i2c_at_boot_and_starts_only_after_the_reboot(fake_pi: Path) -> None:
+    run = _install(fake_pi)
+    assert run.result.returncode == 0, run.result.stderr
+    config = run.read("boot/firmware/config.txt").splitlines()
+    assert "dtparam=i2c_arm=on" in config and "#dtparam=i2c_arm=on" not in config
+    assert config.index("dtparam=i2c_arm=on") < config.index("[cm4]")  # where raspi-config puts it
+    assert config[-2:] == ["[all]", "dtparam=i2c_arm_baudrate=400000"]
+    assert run.read("etc/modules").splitlines()[-1] == "i2c-dev"
+    commands = run.commands
+    assert any(c.startswith("apt-get install") and "python3-lgpio" in c for c in commands)
+    assert f"python3 -m venv --system-site-packages {fake_pi}/opt/boardkeeper/.venv" in commands
+    assert not any(c.startswith("pip") and "[pi]" in c for c in commands)  # lgpio comes from Debian
+    assert "systemctl enable boardkeeper.service" in commands
+    assert not any(c.startswith("systemctl") and ("start" in c or "--now" in c) for c in commands)
+    assert "reboot, then it starts" in run.result.stdout
+    assert (fake_pi / "opt/boardkeeper/controller/cli.py").exists()
+    assert not (fake_pi / "opt/boardkeeper/.git").exists()
+
+
+@needs_tools
+def test_a_scipio_profile_is_installed_under_its_game_and_the_unit_plays_scipio(fake_pi: Path,
+                                                                               tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    layout = (ROOT / "hw_config" / "layouts" / "scipio.toml").read_text()
+    (mine / "my-layout.toml").write_text(layout)
+    profile = (PROFILES / "scipio.toml").read_text().replace('layout = "scipio"', 'layout = "my-layout.toml"')
+    (mine / "table.toml").write_text(profile)
+    run = _install(fake_pi, str(mine / "table.toml"))
+    assert run.result.returncode == 0, run.result.stderr
+    assert sorted(p.name for p in (fake_pi / "etc/boardkeeper").iterdir()) == ["my-layout.toml", "scipio.toml"]
+    unit = run.read(f"{UNIT_DIR}/table.conf")
+    assert ("ExecStart=/opt/boardkeeper/.venv/bin/boardkeeper play scipio --profile /etc/boardkeeper/scipio.toml"
+            in unit.splitlines())
+    assert f"boardkeeper check-config {fake_pi}/etc/boardkeeper/scipio.toml" in run.commands
+
+
+@needs_tools
+def test_a_second_run_changes_nothing_twice_and_starts_when_i2c_is_up(fake_pi: Path) -> None:
+    assert _install(fake_pi).result.returncode == 0
+    config = (fake_pi / "boot/firmware/config.txt").read_text()
+    modules = (fake_pi / "etc/modules").read_text()
+    (fake_pi / "dev").mkdir()
+    (fake_pi / "dev" / "i2c-1").touch()  # rebooted: the bus is there
+    (fake_pi.parent / "commands.log").unlink()
+    run = _install(fake_pi)
+    assert run.result.returncode == 0, run.result.stderr
+    assert run.read("boot/firmware/config.txt") == config and run.read("etc/modules") == modules
+    assert "systemctl restart boardkeeper.service" in run.commands and "reboot" not in run.result.stdout
+
+
+@needs_tools
+def test_a_profile_without_a_game_is_refused_before_anything_is_installed(fake_pi: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text((PROFILES / "hannibal.toml").read_text().replace('game = "hannibal"\n', ""))
+    run = _install(fake_pi, str(bad))
+    assert run.result.returncode == 2 and "[board] game must name a game" in run.result.stderr
+    assert not any(c.startswith(("apt-get", "useradd", "systemctl")) for c in run.commands)
+    assert not (fake_pi / "opt").exists()
