@@ -168,7 +168,7 @@ class Faults:
             stuck.add(cell)
         back = self.table.profile.buttons["BACK"].pin
         press = self.board.press_pin
-        self.back_dead_until = now + 8.0
+        self.back_dead_until = now + 30.0
 
         def dead_back(pin: int) -> None:
             if pin != back or self.table.loop.clock.now() >= self.back_dead_until:

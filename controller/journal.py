@@ -158,9 +158,13 @@ def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
 def _signers(state: GameState) -> tuple[str, ...]:
     """Who may sign the line that follows ``state``: the player to move, or for a chance outcome
     ``"chance"`` -- or the player whose roll it is, where the engine names one (``to_move``): the
-    Hannibal flow signs a roll, and a takeback at the roll prompt, with that player."""
+    Hannibal flow signs a roll, and a takeback at the roll prompt, with that player. A game whose table
+    records events itself (``is_table_decision``: Factional Hannibal's ledger) also accepts ``"table"``."""
     if not state.is_chance():
-        return (state.current_player,) if state.current_player is not None else ()
+        signers: tuple[str, ...] = (state.current_player,) if state.current_player is not None else ()
+        if callable(getattr(state, "is_table_decision", None)) and not state.is_over():
+            signers += ("table",)
+        return signers
     roller = getattr(state, "to_move", None)
     return ("chance", roller) if isinstance(roller, str) else ("chance",)
 
