@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from engines.bots.match import Bot
@@ -101,10 +102,9 @@ class ScriptedHannipeTable(Hands):
                 continue
             for loc in lane:
                 if loc != target:
-                    cell = self.cells[loc]
-                    self._act(PAWN_S, lambda c=cell: self.board.lift(c, 1))
+                    self._act(PAWN_S, partial(self.board.lift, self.cells[loc], 1))
             if target is not None and target not in lane:
-                self._act(PAWN_S, lambda c=self.cells[self._slip(target)]: self.board.place(c, 1))
+                self._act(PAWN_S, partial(self.board.place, self.cells[self._slip(target)], 1))
             return
 
     def _slip(self, target: str) -> str:

@@ -270,8 +270,8 @@ class HannipeFlow:
         if not self.game.order:
             return  # the race is over: the finish screen says who won
         was, now = _row(before, horse), _row(self.game, horse)
-        change = f"row {was} to {now}" if was != now else f"stays on row {now}"
-        self.display.show(Screen(self.moved, (f"{NAMES[horse]} {change}", screens.order_line(self.game))),
+        change = f": row {was} to {now}" if was != now else f" stays, row {now}"
+        self.display.show(Screen(self.moved, (f"{NAMES[horse]}{change}", screens.order_line(self.game))),
                           hold=True)
 
     # -- the mat ------------------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ def position_screen(g: State, notice: str = "") -> Screen:
     first, second = programme_lines(g)
     rnd = f"round {g.round}/{len(g.values)}" if g.round else "bets"
     lines = (first, second, order_line(g), notice or _whose(g))
-    return Screen(f"Race {g.race} prog {g.programme} {rnd}", tuple(x for x in lines if x),
-                  footer=f"leader {g.leader}")
+    return Screen(f"Race {g.race}: {rnd}", tuple(x for x in lines if x),
+                  footer=f"prog {g.programme}, leader {g.leader}")
 
 
 def _whose(g: State) -> str:
@@ -108,10 +108,10 @@ def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, 
     v = g.values[turned]
     gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
     effect = gain - v
-    what = "+" + str(effect) if effect > 0 else str(effect) if effect else "stays"
+    what = f"gains {effect}" if effect > 0 else f"loses {-effect}" if effect else "stays"
     pick = f"{NAMES[horse]} [{face_text(face)}]" if choosing_face else f"[{NAMES[horse]}] {face_text(face)}"
     lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",
-             pick, notice or f"{SHORT[horse]} {what}")
+             pick, notice or f"{NAMES[horse]} {what}")
     footer = "NEXT/PREV, OK" if choosing_face else "horse/NEXT, OK, BACK"
     return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer)
 
@@ -126,4 +126,4 @@ def turn_screen(g: State, notice: str = "") -> Screen:
 
 def mat_screen(title: str, fixups: Sequence[str]) -> Screen:
     """After a movement: the pawn moves still to make; play waits until the mat shows the race."""
-    return Screen(title, tuple(fixups[:4]), footer="move pawns: play waits")
+    return Screen(title, tuple(fixups[:4]), footer="play waits for pawns")
