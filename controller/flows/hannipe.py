@@ -267,8 +267,8 @@ class HannipeFlow:
 
     def _show_movement(self, before: State, horse: str) -> None:
         """Held on screen for the message time: which horse moved from which row to which."""
-        if not self.game.order:
-            return  # the race is over: the finish screen says who won
+        if not self.game.order or self.game.is_over():
+            return  # the race is over: the finish screen says who won, at once
         was, now = _row(before, horse), _row(self.game, horse)
         change = f": row {was} to {now}" if was != now else f" stays, row {now}"
         self.display.show(Screen(self.moved, (f"{NAMES[horse]}{change}", screens.order_line(self.game))),
