@@ -125,17 +125,19 @@ def test_a_wrong_pawn_is_guided_back_and_play_waits_for_the_mat(tmp_path: Path) 
     stray = next(h for h in HORSES if h not in starters)
     t.place(location(stray, 1))  # a pawn in a lane that does not run
     t.run(2.0)
-    assert t.flow.fixups == (f"{NAMES[starters[0]]} to row 1", f"lift {NAMES[stray]} row 1")
+    assert t.flow.screen().lines == (f"{NAMES[starters[0]]} to row 1", f"lift {NAMES[stray]} row 1")
+    assert t.flow.fixups == (f"lift {location(starters[0], 2)}", f"lift {location(stray, 1)}",
+                             f"put 1 on {location(starters[0], 1)}")
     t.press("OK")
     assert t.phase is Phase.MAT and len(t.moves()) == 2  # no input taken: the programme and shuffle only
     t.lift(location(starters[0], 2))
     t.place(location(starters[0], 1))
-    assert t.flow.fixups == (f"lift {NAMES[stray]} row 1",)
+    assert t.flow.screen().lines == (f"lift {NAMES[stray]} row 1",)
     t.lift(location(stray, 1))
     t.run(2.0)
     assert t.phase is Phase.LOOK and "p2: your bet" in t.text and "look away" in t.text
     t.lift(location(starters[1], 1))  # knocked over mid-game: play stops again
-    assert t.phase is Phase.MAT and t.flow.fixups == (f"{NAMES[starters[1]]} to row 1",)
+    assert t.phase is Phase.MAT and t.flow.screen().lines == (f"{NAMES[starters[1]]} to row 1",)
     t.place(location(starters[1], 1))
     assert t.phase is Phase.LOOK
 

@@ -85,8 +85,13 @@ class HannipeFlow:
 
     @property
     def fixups(self) -> tuple[str, ...]:
-        """The pawn moves still to make, while play waits for them."""
-        return self._fixups() if self.state is Phase.MAT else ()
+        """The pawn moves still to make while play waits for them, by location (``lift LOC``, ``put 1 on
+        LOC``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""
+        if self.state is not Phase.MAT:
+            return ()
+        diff = self._diff()
+        return (*(f"lift {loc}" for _, _, extra in diff for loc in extra),
+                *(f"put 1 on {missing}" for _, missing, _ in diff if missing is not None))
 
     def start(self) -> None:
         self._advance()
@@ -276,17 +281,27 @@ class HannipeFlow:
 
     # -- the mat ------------------------------------------------------------------------------------------
 
-    def _fixups(self) -> tuple[str, ...]:
-        """Lane by lane, what differs between the sensed mat and the race: a missing pawn is "to row n"
-        (moved from its wrong row, if it stands in one), a pawn where none belongs is lifted."""
+    def _diff(self) -> list[tuple[str, str | None, list[str]]]:
+        """Each lane that differs from the race: its horse, the location its pawn must go to (None if it
+        stands right or does not run) and the locations where a pawn must go away."""
         want = {h: loc for loc, (h, _) in self.game.occupancy().items()}
-        out: list[str] = []
+        out = []
         for h in HORSES:
             lane = sorted(loc for loc in self.sensed if loc.startswith(f"lane:{h}:"))
             target = want.get(h)
             extra = [loc for loc in lane if loc != target]
-            if target is not None and target not in lane:
-                out.append(f"{NAMES[h]} to row {target.rsplit(':', 1)[1]}")
+            missing = target if target is not None and target not in lane else None
+            if missing or extra:
+                out.append((h, missing, extra))
+        return out
+
+    def _fixups(self) -> tuple[str, ...]:
+        """What the screen lists: a missing pawn is "to row n" (moved from its wrong row, if it stands in
+        one), a pawn where none belongs is lifted."""
+        out: list[str] = []
+        for h, missing, extra in self._diff():
+            if missing is not None:
+                out.append(f"{NAMES[h]} to row {missing.rsplit(':', 1)[1]}")
                 extra = extra[1:]  # the pawn standing in a wrong row is the one to move
             out += [f"lift {NAMES[h]} row {loc.rsplit(':', 1)[1]}" for loc in extra]
         return tuple(out)

@@ -38,7 +38,7 @@ def programme_lines(g: State) -> tuple[str, str]:
 def order_line(g: State) -> str:
     """The running order, front first, lines split by ``|`` (the mat shows it; the screen confirms)."""
     text = "|".join(" ".join(SHORT[h] for h in line) for line in g.order)
-    return text if len(text) <= 21 else "|".join("".join(NAMES[h][0] for h in line) for line in g.order)
+    return text if len(text) <= 21 else "|".join(" ".join(NAMES[h][0] for h in line) for line in g.order)
 
 
 def position_screen(g: State, notice: str = "") -> Screen:
