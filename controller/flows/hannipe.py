@@ -275,7 +275,7 @@ class HannipeFlow:
         if not self.game.order or self.game.is_over():
             return  # the race is over: the finish screen says who won, at once
         was, now = _row(before, horse), _row(self.game, horse)
-        change = f": row {was} to {now}" if was != now else f" stays, row {now}"
+        change = f": row {was} to {now}" if was != now else f" now on row {now}"  # passing a line-mate
         self.display.show(Screen(self.moved, (f"{NAMES[horse]}{change}", screens.order_line(self.game))),
                           hold=True)
 
