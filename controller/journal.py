@@ -67,7 +67,11 @@ class Contents:
 
     @property
     def finished(self) -> bool:
-        return bool(self.entries) and self.entries[-1].state.get("winner") is not None
+        """A winner, or several sharing the win (``winners``: games where a win can be shared)."""
+        if not self.entries:
+            return False
+        last = self.entries[-1].state
+        return last.get("winner") is not None or bool(last.get("winners"))
 
 
 def read(path: Path) -> Contents:

@@ -219,8 +219,14 @@ register(
         hidden=True,
         sensing=("matrix", "buttons"),
         module="engines.hannipe",
-        buttons=("OK", "NEXT", "PREV", "BACK"),
+        # one button per horse names the horse of a bet or a tip card at one press
+        buttons=("OK", "NEXT", "PREV", "BACK", *(f"horse:{h}" for h in ("noiro", "roujo", "grisette", "vertige",
+                                                                        "pepite", "cocotte"))),
         evaluator="engines.hannipe.heuristic:evaluate",
+        flow="controller.flows.hannipe:create",
+        screen="controller.flows.hannipe_screens:position_screen",
+        scripted="sim_hardware.hannipe_players:ScriptedHannipeTable",
+        profiles=("hannipe", "hannipe-sim"),
         player_option="players",
         demo_options={"cards": "deal"},  # bots are dealt their tip cards by the table
         table_options={"cards": "table"},  # people hold the physical cards; the table counts what is unplayed

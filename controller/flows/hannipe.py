@@ -1,0 +1,378 @@
+"""The Hannipe! game flow: secret bets behind a look-away screen, the leader's card, the tips, the mat.
+
+Phases::
+
+    LOOK (everyone but one seat looks away) --OK--> BET | TIP
+    BET --OK--> LOOK (next seat) | TURN          TURN --OK--> TIP (or LOOK with dealt cards)
+    TIP --OK--> TIP | LOOK | TURN | FINISH       TIP/TURN --BACK--> the last tip taken back
+    FINISH (bets revealed, payouts) --OK--> COINS --OK--> the next race | OVER
+    any play phase --the mat differs from the race--> MAT --the mat matches--> the step again
+
+The mat's reeds only say "a pawn is here", so they make no move: they check the engine's ``occupancy()``.
+After every horse movement (and whenever a pawn is knocked) the screen lists the pawn moves still to make
+and takes no input until the sensed mat is exactly the race. Chance (programme, shuffle, deal) comes
+from the dice source; every move is journaled (fsynced) before the screen shows its effect. The flow
+decides no rule: it offers the engine's legal moves and applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+
+from controller.dice import Dice
+from controller.display import Display
+from controller.events import ButtonEvent, CellChanged, Event, Press
+from controller.flows import FlowContext
+from controller.flows import hannipe_screens as screens
+from controller.journal import UNDO, Journal, JournalWriteError
+from controller.loop import EventLoop
+from controller.screen import Screen
+from engines.base import Move
+from engines.hannipe import HORSES, NAMES, Action, State
+
+HORSE = "horse:"  # the horse buttons: "horse:noiro" names Noiro at one press
+
+
+class Phase(Enum):
+    LOOK = "look"
+    BET = "bet"
+    TURN = "turn"
+    TIP = "tip"
+    MAT = "mat"
+    FINISH = "finish"
+    COINS = "coins"
+    OVER = "over"
+
+
+_PLAY = (Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP)
+"""Phases where a decision is asked: the mat must show the race before any of them takes input."""
+
+
+class HannipeFlow:
+    """Consumes events from the loop; owns the engine state, the journal and what the screen says.
+
+    ``history`` is the position before, and the notation of, each step since the last chance outcome
+    (from the journal on a resume): what BACK may still take back.
+    """
+
+    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
+                 history: list[tuple[State, str]], on_fault: Callable[[str], None] | None = None) -> None:
+        self.game = game
+        self.journal = journal
+        self.display = display
+        self.loop = loop
+        self.dice = dice
+        self.on_fault = on_fault
+        self.undo_stack = list(history)
+        self.sensed: set[str] = set()
+        self.state = Phase.LOOK
+        self.notice = ""
+        self.moved = ""  # the last movement: the mat screen's title
+        self.selected = 0  # the bet's starter
+        self.horse = ""  # the tip being chosen
+        self.face = ""
+        self.choosing_face = False
+        self.paid_shown = 0  # the last race whose finish the players have seen
+
+    @property
+    def phase(self) -> Phase:
+        return self.state
+
+    @property
+    def seq(self) -> int:
+        return self.journal.seq
+
+    @property
+    def fixups(self) -> tuple[str, ...]:
+        """The pawn moves still to make while play waits for them, by location (``lift LOC``, ``put 1 on
+        LOC``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""
+        if self.state is not Phase.MAT:
+            return ()
+        diff = self._diff()
+        return (*(f"lift {loc}" for _, _, extra in diff for loc in extra),
+                *(f"put 1 on {missing}" for _, missing, _ in diff if missing is not None))
+
+    def start(self) -> None:
+        self._advance()
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, CellChanged):
+            if event.location is None:
+                return
+            if event.closed:
+                self.sensed.add(event.location)
+            else:
+                self.sensed.discard(event.location)
+            if self.state is Phase.MAT:
+                if self._fixups():
+                    self.redraw()
+                else:
+                    self._advance()
+            elif self.state in _PLAY and self._fixups():
+                self.moved = "Pawn moved!"
+                self._go(Phase.MAT)
+        elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
+            self._button(event.button)
+
+    def _button(self, button: str) -> None:
+        phase = self.state
+        if phase is Phase.LOOK:
+            if button == "OK":
+                self._go(Phase.BET if self.game.step == "bet" else Phase.TIP)
+            elif button == "BACK" and self.game.step == "tip":
+                self._take_back()
+        elif phase is Phase.BET:
+            self._bet_button(button)
+        elif phase is Phase.TURN:
+            if button == "OK":
+                self._turn()
+            elif button == "BACK":
+                self._take_back()
+        elif phase is Phase.TIP:
+            self._tip_button(button)
+        elif phase is Phase.FINISH and button == "OK":
+            assert self.game.last_race is not None
+            self.paid_shown = self.game.last_race.race
+            self._advance()
+        elif phase is Phase.COINS and button == "OK":
+            self._draw_race()
+
+    # -- what comes next ----------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Take the engine to its next decision and ask for it: the finish and the coins first if a race
+        just ended, the mat put right first if it differs from the race."""
+        g = self.game
+        if g.last_race is not None and g.last_race.race > self.paid_shown and (g.is_over() or g.step == "programme"):
+            self._go(Phase.FINISH)
+            return
+        if g.is_over():
+            self._go(Phase.OVER)
+            return
+        if g.step == "programme" and g.race > 1 and self.state is not Phase.COINS:
+            self._go(Phase.COINS)
+            return
+        self._draw_race()
+
+    def _draw_race(self) -> None:
+        """Draw what chance decides (programme, shuffle, deal), then ask for the next decision."""
+        while self.game.is_chance():
+            move = self.dice.roll(self.game)
+            if not self._apply(move):
+                return
+            assert isinstance(move, Action)
+            if move.kind == "programme":
+                self.moved = f"Race {self.game.race}: prog {move.number}"
+                self.display.show(screens.position_screen(self.game, "pawns to row 1"), hold=True)
+        if self._fixups():
+            self._go(Phase.MAT)
+            return
+        step = self.game.step
+        if step == "turn":
+            self._go(Phase.TURN)
+            return
+        self.notice = ""
+        self.selected = 0
+        self.choosing_face = False
+        if step == "tip":
+            self.horse, self.face = self._cards()[0]
+        self._go(Phase.LOOK if step == "bet" or self.game.hands is not None else Phase.TIP)
+
+    # -- decisions ----------------------------------------------------------------------------------------
+
+    def _bet_button(self, button: str) -> None:
+        starters = self.game.starters
+        if button.startswith(HORSE) and button[len(HORSE):] in starters:
+            self.selected = starters.index(button[len(HORSE):])
+        elif button in ("NEXT", "PREV"):
+            self.selected = (self.selected + (1 if button == "NEXT" else -1)) % len(starters)
+        elif button == "BACK":
+            self._go(Phase.LOOK)
+            return
+        elif button == "OK":
+            seat = self.game.current_player
+            if self._apply(self.game.parse_move(f"bet {seat} {starters[self.selected]}")):
+                self.display.show(Screen(f"{seat} has bet", ("the bet stays secret", "until the finish")),
+                                  hold=True)
+                self._advance()
+            return
+        self.redraw()
+
+    def _turn(self) -> None:
+        before = self.game
+        if not self._apply(self.game.parse_move("turn")):
+            return
+        horse = self.game.turned[-1]
+        self.moved = f"Turned {NAMES[horse]} +{self.game.values[horse]}"
+        self._show_movement(before, horse)
+        self._advance()
+
+    def _cards(self) -> list[tuple[str, str]]:
+        """The tips the seat may play now: its hand, or every card still unplayed (physical cards)."""
+        return [(m.horse, m.face) for m in self.game.legal_moves() if isinstance(m, Action)]
+
+    def _tip_button(self, button: str) -> None:
+        cards = self._cards()
+        horses = list(dict.fromkeys(h for h, _ in cards))
+        faces = [f for h, f in cards if h == self.horse]
+        self.notice = ""
+        if button.startswith(HORSE):
+            horse = button[len(HORSE):]
+            if horse in horses:
+                self.horse, self.face = horse, next(f for h, f in cards if h == horse)
+            else:
+                self.notice = f"no {NAMES.get(horse, horse)} card"
+        elif button in ("NEXT", "PREV"):
+            step = 1 if button == "NEXT" else -1
+            if self.choosing_face:
+                self.face = faces[(faces.index(self.face) + step) % len(faces)]
+            else:
+                self.horse = horses[(horses.index(self.horse) + step) % len(horses)]
+                self.face = next(f for h, f in cards if h == self.horse)
+        elif button == "BACK":
+            if self.choosing_face:
+                self.choosing_face = False
+            elif self._take_back():
+                return
+            elif self.game.hands is not None:
+                self._go(Phase.LOOK)  # the hand goes off the screen
+                return
+        elif button == "OK":
+            if not self.choosing_face:
+                self.choosing_face = True
+            else:
+                self._tip()
+                return
+        self.redraw()
+
+    def _tip(self) -> None:
+        before = self.game
+        seat = before.current_player
+        if not self._apply(before.parse_move(f"tip {seat} {self.horse} {self.face}")):
+            return
+        self.moved = f"{seat} tipped {NAMES[self.horse]} {self.face}"
+        self._show_movement(before, self.horse)
+        self._advance()
+
+    def _take_back(self) -> bool:
+        """BACK takes back the last tip while the next seat has not played (never past a chance event)."""
+        if not self.undo_stack or not self.undo_stack[-1][1].startswith("tip"):
+            return False
+        previous, text = self.undo_stack[-1]
+        if not self._save(self.game.current_player or "chance", UNDO, previous):
+            return True
+        self.undo_stack.pop()
+        self.game = previous
+        self.moved = f"Taken back: {text[4:]}"
+        self._advance()
+        return True
+
+    def _show_movement(self, before: State, horse: str) -> None:
+        """Held on screen for the message time: which horse moved from which row to which."""
+        if not self.game.order or self.game.is_over():
+            return  # the race is over: the finish screen says who won, at once
+        was, now = _row(before, horse), _row(self.game, horse)
+        change = f": row {was} to {now}" if was != now else f" now on row {now}"  # passing a line-mate
+        self.display.show(Screen(self.moved, (f"{NAMES[horse]}{change}", screens.order_line(self.game))),
+                          hold=True)
+
+    # -- the mat ------------------------------------------------------------------------------------------
+
+    def _diff(self) -> list[tuple[str, str | None, list[str]]]:
+        """Each lane that differs from the race: its horse, the location its pawn must go to (None if it
+        stands right or does not run) and the locations where a pawn must go away."""
+        want = {h: loc for loc, (h, _) in self.game.occupancy().items()}
+        out = []
+        for h in HORSES:
+            lane = sorted(loc for loc in self.sensed if loc.startswith(f"lane:{h}:"))
+            target = want.get(h)
+            extra = [loc for loc in lane if loc != target]
+            missing = target if target is not None and target not in lane else None
+            if missing or extra:
+                out.append((h, missing, extra))
+        return out
+
+    def _fixups(self) -> tuple[str, ...]:
+        """What the screen lists: a missing pawn is "to row n" (moved from its wrong row, if it stands in
+        one), a pawn where none belongs is lifted."""
+        out: list[str] = []
+        for h, missing, extra in self._diff():
+            if missing is not None:
+                out.append(f"{NAMES[h]} to row {missing.rsplit(':', 1)[1]}")
+                extra = extra[1:]  # the pawn standing in a wrong row is the one to move
+            out += [f"lift {NAMES[h]} row {loc.rsplit(':', 1)[1]}" for loc in extra]
+        return tuple(out)
+
+    # -- committing ---------------------------------------------------------------------------------------
+
+    def _apply(self, move: Move) -> bool:
+        """Journal first (fsynced), then make it the position: a power cut never loses or re-draws."""
+        before = self.game
+        after = before.clone()
+        after.apply(move)
+        if not self._save(before.current_player or "chance", str(move), after):
+            return False
+        if before.is_chance():
+            self.undo_stack.clear()
+        else:
+            self.undo_stack.append((before, str(move)))
+        self.game = after
+        return True
+
+    def _save(self, player: str, move: str, state: State) -> bool:
+        try:
+            self.journal.append(player, move, state.to_json())
+        except JournalWriteError as e:
+            self._log(e.strerror or str(e))
+            self.notice = e.notice
+            self.redraw()
+            return False
+        return True
+
+    def _log(self, message: str) -> None:
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    # -- screens ------------------------------------------------------------------------------------------
+
+    def _go(self, phase: Phase) -> None:
+        self.state = phase
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.display.show(self.screen())
+
+    def screen(self) -> Screen:
+        g, phase = self.game, self.state
+        seat = g.current_player or ""
+        if phase is Phase.OVER:
+            return screens.position_screen(g)
+        if phase is Phase.FINISH:
+            return screens.finish_screen(g)
+        if phase is Phase.COINS:
+            return screens.coins_screen(g)
+        if phase is Phase.MAT:
+            return screens.mat_screen(self.moved or "Set the pawns", self._fixups())
+        if phase is Phase.LOOK:
+            return screens.handoff_screen(seat, "your bet" if g.step == "bet" else "your tip")
+        if phase is Phase.BET:
+            return screens.bet_screen(g, seat, self.selected)
+        if phase is Phase.TURN:
+            return screens.turn_screen(g, self.notice)
+        return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice)
+
+
+def _row(g: State, horse: str) -> int:
+    return next(i for i, line in enumerate(g.order, 1) if horse in line)
+
+
+def create(context: FlowContext) -> HannipeFlow:
+    """The registry's flow factory."""
+    assert isinstance(context.game, State)
+    history = [(s, move) for s, move in context.history if isinstance(s, State)]
+    return HannipeFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
+                       dice=context.dice, history=history, on_fault=context.on_fault)
+

@@ -1,0 +1,129 @@
+"""Pure screens for Hannipe!: the race, the secret entries, the finish with its payouts, the coins table.
+
+Pure functions of the engine state (and the entry in progress), so ``boardkeeper replay`` and the
+golden-image tests see exactly what the table showed. Lines keep to the OLED's 21 characters: horses are
+written by their first three letters where a line lists several ("Noi", "Rou"), by name where it has room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.screen import Screen
+from engines.hannipe import HORSES, NAMES, State
+from engines.hannipe.data import CRAVACHE, PAYOUT, Card
+
+SHORT = {h: NAMES[h][:3] for h in HORSES}
+KIND = {2: "fav", 1: "out", 0: "toc"}
+"""The programme value as the race card prints it: favori, outsider, tocard."""
+
+
+def face_text(face: str) -> str:
+    return "cravache" if face == CRAVACHE else face
+
+
+def hand_text(hand: Sequence[Card]) -> str:
+    """``N2 Nc R0``: a hand in six cards' room; the horses' initials are all different."""
+    return " ".join(f"{NAMES[h][0]}{f}" for h, f in hand)
+
+
+def programme_lines(g: State) -> tuple[str, str]:
+    """The programme by value: ``2:Noi 1:Rou Gri Ver`` then ``0:Pep Coc`` (favoris and outsiders fit one
+    line in every programme)."""
+    groups = {v: [SHORT[h] for h, value in g.values.items() if value == v] for v in (2, 1, 0)}
+    first = " ".join(f"{v}:{' '.join(groups[v])}" for v in (2, 1) if groups[v])
+    return first, f"0:{' '.join(groups[0])}" if groups[0] else ""
+
+
+def order_line(g: State) -> str:
+    """The running order, front first, lines split by ``|`` (the mat shows it; the screen confirms)."""
+    text = "|".join(" ".join(SHORT[h] for h in line) for line in g.order)
+    return text if len(text) <= 21 else "|".join(" ".join(NAMES[h][0] for h in line) for line in g.order)
+
+
+def position_screen(g: State, notice: str = "") -> Screen:
+    """Between decisions: the race, its programme, the running order and whose turn it is."""
+    if g.is_over():
+        return over_screen(g)
+    if g.programme is None:
+        return Screen(f"Race {g.race}", (notice or "programme to draw", *coins_lines(g)), footer="Hannipe!")
+    first, second = programme_lines(g)
+    rnd = f"round {g.round}/{len(g.values)}" if g.round else "bets"
+    lines = (first, second, order_line(g), notice or _whose(g))
+    return Screen(f"Race {g.race}: {rnd}", tuple(x for x in lines if x),
+                  footer=f"prog {g.programme}, leader {g.leader}")
+
+
+def _whose(g: State) -> str:
+    who = g.current_player or ""
+    return {"bet": f"{who} to bet", "turn": f"{who} turns a card", "tip": f"{who} to tip"}.get(g.step, "")
+
+
+def coins_lines(g: State) -> tuple[str, ...]:
+    """Seats and coins, three to a line: ``p1 3  p2 0  p3 1``."""
+    cells = [f"{p} {g.coins[p]}" for p in g.players]
+    return tuple("  ".join(cells[i:i + 3]) for i in range(0, len(cells), 3))
+
+
+def coins_screen(g: State) -> Screen:
+    """Between races: everybody's coins, and the goal."""
+    return Screen(f"Coins after race {g.race - 1}", coins_lines(g), footer="first to 6: OK")
+
+
+def finish_screen(g: State) -> Screen:
+    """The finish: the winning horse(s), then every bet revealed with what it paid."""
+    result = g.last_race
+    assert result is not None
+    names = [NAMES[h] for h in result.winners] if len(result.winners) == 1 else [SHORT[h] for h in result.winners]
+    verb = "wins" if len(result.winners) == 1 else "win"
+    cells = [f"{seat} {SHORT[horse]} {'+' + str(result.paid[seat]) if result.paid[seat] else ' 0'}"
+             for seat, horse in result.bets.items()]
+    lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
+    return Screen(f"R{result.race}: {' '.join(names)} {verb}", lines, footer="bets paid: OK")
+
+
+def over_screen(g: State) -> Screen:
+    """The game is over: the winner(s) and the coins."""
+    verb = "wins!" if len(g.winners) == 1 else "win!"
+    return Screen(f"{' '.join(g.winners)} {verb}", coins_lines(g), footer="Game over")
+
+
+def handoff_screen(seat: str, what: str) -> Screen:
+    """Before anything secret: the screen says whose it is, and everyone else looks away."""
+    return Screen(f"{seat}: {what}", ("everyone but " + seat, "look away!", "", f"{seat}: OK when ready"),
+                  footer="secret")
+
+
+def bet_screen(g: State, seat: str, selected: int) -> Screen:
+    """A seat's secret bet: the starters with what a win would pay; the hand at the bottom (dealt cards)."""
+    lines = tuple(f"{NAMES[h]:<8} {KIND[v]} pays {PAYOUT[v]}" for h, v in g.values.items())
+    footer = hand_text(g.hand(seat)) if g.hands is not None else "horse/NEXT, OK bets"
+    return Screen(f"{seat}: secret bet", lines, selected=selected, footer=footer)
+
+
+def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, notice: str = "") -> Screen:
+    """A seat's tip: this round's turned horse (its value is subtracted), the hand if dealt, the card
+    being chosen and what it will do to its horse."""
+    turned = g.turned[-1]
+    v = g.values[turned]
+    gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
+    effect = gain - v
+    what = f"gains {effect}" if effect > 0 else f"loses {-effect}" if effect else "stays"
+    pick = f"{NAMES[horse]} [{face_text(face)}]" if choosing_face else f"[{NAMES[horse]}] {face_text(face)}"
+    lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",
+             pick, notice or f"{NAMES[horse]} {what}")
+    footer = "NEXT/PREV, OK" if choosing_face else "horse/NEXT, OK, BACK"
+    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer)
+
+
+def turn_screen(g: State, notice: str = "") -> Screen:
+    """The leader's turn: OK turns the next horse card."""
+    first, second = programme_lines(g)
+    return Screen(f"Race {g.race}: card {g.round + 1}/{len(g.values)}",
+                  (first, second, order_line(g) if g.round else "all on row 1", notice or f"{g.leader}: OK turns"),
+                  footer=f"leader {g.leader}")
+
+
+def mat_screen(title: str, fixups: Sequence[str]) -> Screen:
+    """After a movement: the pawn moves still to make; play waits until the mat shows the race."""
+    return Screen(title, tuple(fixups[:4]), footer="play waits for pawns")
