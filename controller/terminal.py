@@ -57,7 +57,9 @@ class Terminal:
     def help(self) -> str:
         example = ", ".join(list(self.labels)[:2] or list(self.locations)[:2])
         buttons = " | ".join(sorted(b for b in self.buttons if ":" not in b))
-        return HELP.format(example=example, buttons=buttons)
+        named = sorted(b for b in self.buttons if ":" in b)
+        more = f"\n  also by name: {' '.join(named[:6])}{' ...' if len(named) > 6 else ''}" if named else ""
+        return HELP.format(example=example, buttons=buttons) + more
 
     def run(self, seconds: float) -> None:
         hz = self.profile.timing.scan_hz
