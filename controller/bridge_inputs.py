@@ -1,19 +1,22 @@
 """The board read through the MCU (``firmware_bridge``) as the same events the direct scanner gives.
 
 ``LinkedMatrix`` stands where ``MatrixScanner`` stands for ``Inputs``, so cells become ``CellChanged``
-(or matrix buttons) by the very same code. ``LinkGuard`` wraps that source: while the host is unsure of
-the board it puts "Board link lost" over the game's screen and holds button presses back until the board
-is read again, so nothing is decided on a board the host cannot see.
+(or matrix buttons) by the very same code. ``LinkGuard`` wraps that source: while the host cannot read
+the board it puts "Board link lost" over the game's screen, and it lets a button through only once the
+board it meets is known, so nothing is decided on a board the host cannot see.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 
 from controller.display import Display
 from controller.events import Cell, CellChanged, Event
 from controller.screen import Screen
 from firmware_bridge.link import Link, Status
+
+log = logging.getLogger("boardkeeper.bridge")
 
 LINK_LOST = Screen("Board link lost", ("reconnecting...", "pieces are kept", "as they stand"), footer="the game waits")
 WRONG_FIRMWARE = Screen("Board firmware?", ("it does not match", "this host: see log"), footer="the game waits")
@@ -33,27 +36,48 @@ class LinkedMatrix:
 
 
 class LinkGuard:
-    """A loop source around the inputs: the link-lost screen, and button events held while unsure.
+    """A loop source around the inputs: the link-lost screen, and buttons judged on the board as it was.
 
-    Held presses are handed on after the resynchronised cells, in the order they came: a player who
-    moved a piece and pressed OK during an outage gets the move judged on the board as it really is."""
+    A press goes to the game only once the link has heard the board *after* it (a row or a delta confirming
+    the host's cells, every 20 ms on a good line), so cells the MCU saw change before the press always
+    reach the game before it, as on a directly wired board. A press made while "Board link lost" is on the
+    screen, or one still waiting when the host lost step with the board (a resync or a drop), is dropped:
+    it was made on a board the host could not see, and the position it would meet after the board is read
+    again may not be the one the player pressed it for. The player sees nothing happen and presses again.
+    """
 
     def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display) -> None:
         self.link = link
         self.source = source
         self.display = display
-        self._held: list[Event] = []
+        self.dropped = 0  # presses and other button events dropped, for the bench and the log
+        self._held: list[tuple[Event, int]] = []  # with the link's epoch when they came
 
     def poll(self, now: float) -> list[Event]:
         events = list(self.source(now))
+        cells: list[Event] = [e for e in events if isinstance(e, CellChanged)]
+        others = [e for e in events if not isinstance(e, CellChanged)]
         if self.link.in_trouble(now):
             self.display.overlay(WRONG_FIRMWARE if self.link.status is Status.INCOMPATIBLE else LINK_LOST)
-        else:
-            self.display.overlay(None)
-        if not self.link.sure:
-            self._held += events  # never cells: the link reports none while unsure
-            return []
-        cells = [e for e in events if isinstance(e, CellChanged)]
-        out = cells + self._held + [e for e in events if not isinstance(e, CellChanged)]
-        self._held = []
-        return out
+            self._drop(len(self._held) + len(others))
+            self._held = []
+            return cells  # none: the link reports no cell while it is not in step
+        self.display.overlay(None)
+        epoch = self.link.epoch
+        self._held += [(e, epoch) for e in others]
+        released: list[Event] = []
+        while self._held:
+            event, seen = self._held[0]
+            if seen != epoch:
+                self._drop(1)
+            elif self.link.sure and self.link.heard_at > event.at:
+                released.append(event)
+            else:
+                break
+            self._held.pop(0)
+        return cells + released
+
+    def _drop(self, n: int) -> None:
+        if n:
+            self.dropped += n
+            log.info("board link: %d button event(s) dropped, made while the board could not be read", n)

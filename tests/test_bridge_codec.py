@@ -11,7 +11,7 @@ from firmware_bridge.codec import (
     DELTA,
     HELLO,
     MESSAGES,
-    SNAPSHOT,
+    ROW,
     SNAPSHOT_REQUEST,
     Decoder,
     Frame,
@@ -20,16 +20,18 @@ from firmware_bridge.codec import (
     crc16,
     decode,
     delta_body,
-    delta_changes,
+    delta_fields,
     encode,
-    snapshot_body,
-    snapshot_cells,
+    row_body,
+    row_fields,
 )
 
 
 @pytest.mark.parametrize(("frame", "wire"), [
-    (Frame(HELLO, 0, bytes([1, 7, 7])), "02 01 06 01 07 07 65 1d 00"),
-    (Frame(DELTA, 5, delta_body([(2, 3, True)])), "09 03 05 01 02 03 01 be 01 00"),
+    (Frame(HELLO, 0, bytes([2, 7, 7])), "02 01 06 02 07 07 3c 4d 00"),
+    (Frame(DELTA, 5, delta_body(1, [(2, 3, True)])), "09 03 05 01 02 03 01 be 01 00"),
+    (Frame(ROW, 7, row_body(1, 2, 1 << 3, 7)), "08 02 07 01 02 08 d4 f8 00"),
+    (Frame(ROW, 8, row_body(1, 15, 1 << 15 | 1, 16)), "09 02 08 01 0f 01 80 7f 41 00"),
     (Frame(SNAPSHOT_REQUEST, 9, b""), "05 0a 09 63 ed 00"),
 ])
 def test_documented_frames_byte_by_byte(frame: Frame, wire: str) -> None:
@@ -48,14 +50,17 @@ def test_crc_is_ccitt_false() -> None:
     assert crc16(b"123456789") == 0x29B1
 
 
-def test_snapshot_and_delta_bodies_round_trip() -> None:
-    closed = {(0, 0), (6, 6), (3, 5)}
-    assert snapshot_cells(snapshot_body(7, 7, closed)) == closed
-    assert delta_changes(delta_body([(1, 2, True), (3, 4, False)])) == [(1, 2, True), (3, 4, False)]
+@given(st.integers(0, 255), st.integers(0, 255), st.integers(1, 255), st.data())
+def test_row_and_delta_bodies_round_trip(version: int, row: int, cols: int, data: st.DataObject) -> None:
+    mask = data.draw(st.integers(0, (1 << cols) - 1))
+    body = row_body(version, row, mask, cols)
+    assert len(body) == 2 + (cols + 7) // 8 and row_fields(body) == (version, row, mask)
+    changes = [(1, 2, True), (15, 15, False)]
+    assert delta_fields(delta_body(version, changes)) == (version, changes)
 
 
-@pytest.mark.parametrize(("kind", "body"), [(HELLO, b"\x01\x07"), (BUTTON, b"\x01"), (SNAPSHOT, b"\x07\x07\x00"),
-                                            (DELTA, b"\x02\x01\x01\x01")])
+@pytest.mark.parametrize(("kind", "body"), [(HELLO, b"\x01\x07"), (BUTTON, b"\x01"), (ROW, b"\x07\x07"),
+                                            (DELTA, b"\x02\x01\x01"), (DELTA, b"\x02\x01\x01\x02")])
 def test_wrong_body_lengths_are_refused(kind: int, body: bytes) -> None:
     raw = bytes([kind, 1]) + body
     crc = crc16(raw)

@@ -1,21 +1,21 @@
 """The MCU firmware under CPython: its own CRC and COBS agree with the host's codec byte for byte, the
-matrix debounces as the direct scanner does, and the protocol answers the host."""
+matrix debounces as the direct scanner does and reads the board through either wiring, and the protocol
+answers the host."""
 
 from __future__ import annotations
 
 import binascii
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import codec
 from firmware_bridge.firmware import pico, wire
+from firmware_bridge.firmware.matrix import PinReader
 from firmware_bridge.firmware.mcu import NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
 from sim_hardware.clock import FakeClock
 from sim_hardware.mcu import Leds, machine_for
 from sim_hardware.pins import SimBoard
-
-ROWS, COLS = (5, 6, 13), (21, 12, 25)
 
 
 @given(st.binary(max_size=300))
@@ -70,16 +70,20 @@ class _Port:
         self.frames += [f for f in self.sent.feed(data) if isinstance(f, codec.Frame)]
 
 
-def _mcu() -> tuple[SimBoard, _Port, Leds, Mcu]:
-    board = SimBoard(ROWS, COLS, FakeClock())
+def _mcu(rows: int = 3, cols: int = 3) -> tuple[SimBoard, _Port, Leds, Mcu]:
+    board = SimBoard(range(rows), range(cols), FakeClock())
     port, leds = _Port(), Leds()
-    return board, port, leds, pico.build(machine_for(board), port, ROWS, COLS, leds)
+    return board, port, leds, pico.build(machine_for(board, rows, cols), port, rows, cols, leds)
+
+
+def _masks(cells: set[tuple[int, int]], rows: int) -> list[int]:
+    return [sum(1 << c for r, c in cells if r == row) for row in range(rows)]
 
 
 def test_debounce_counts_three_scans_and_ignores_a_short_bounce() -> None:
-    board = SimBoard(ROWS, COLS, FakeClock())
+    board = SimBoard(range(3), range(3), FakeClock())
     board.place((0, 1))
-    matrix = pico.build(machine_for(board), _Port(), ROWS, COLS).matrix
+    matrix = pico.build(machine_for(board, 3, 3), _Port(), 3, 3).matrix
     assert matrix.scan() == []  # what is on the board at boot is the state, not a change
     board.place((2, 2))
     assert matrix.scan() == [] and matrix.scan() == []
@@ -88,21 +92,42 @@ def test_debounce_counts_three_scans_and_ignores_a_short_bounce() -> None:
     assert matrix.scan() == [] and matrix.scan() == []
     board.place((2, 2))  # back before the third scan: a bounce
     assert [matrix.scan() for _ in range(5)] == [[]] * 5
-    assert matrix.bitmap() == codec.snapshot_body(3, 3, {(0, 1), (2, 2)})[2:]
+    assert matrix.stable == _masks({(0, 1), (2, 2)}, 3)
 
 
-def test_mcu_says_hello_with_version_and_size_then_reports_deltas_and_heartbeats() -> None:
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(7, 7), (8, 8), (16, 16), (12, 9)]), st.data())
+def test_every_wiring_reads_the_board_as_it_is(size: tuple[int, int], data: st.DataObject) -> None:
+    """Direct pins for the sizes that fit beside the UART, the 74HC595/74HC165 chains beyond (16x16, and a
+    12x9 board that leaves inputs and outputs of its second chips unused)."""
+    rows, cols = size
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), max_size=40))
+    board = SimBoard(range(rows), range(cols), FakeClock())
+    for cell in cells:
+        board.place(cell)
+    matrix = pico.build(machine_for(board, rows, cols), _Port(), rows, cols).matrix
+    assert isinstance(matrix.reader, PinReader) == pico.direct(rows, cols) == (rows + cols <= 23)
+    assert matrix.stable == _masks(cells, rows)
+    assert board.low_rows == set()  # between scans no row is driven
+    moved = data.draw(st.sampled_from(sorted(cells))) if cells else (rows - 1, cols - 1)
+    (board.lift if moved in cells else board.place)(moved)
+    assert [matrix.scan() for _ in range(3)] == [[], [], [(*moved, moved not in cells)]]
+
+
+def test_mcu_says_hello_then_sends_a_row_every_20_ms_and_a_delta_per_change() -> None:
     board, port, _, mcu = _mcu()
     mcu.step(0)
     assert port.frames == [codec.Frame(codec.HELLO, 0, bytes([codec.VERSION, 3, 3]))]
     board.place((1, 2))
-    for ms in range(5, 101, 5):
+    for ms in range(5, 61, 5):
         mcu.step(ms)
-    kinds = [f.type for f in port.frames]
-    assert kinds == [codec.HELLO, codec.DELTA, codec.HEARTBEAT]
-    assert codec.delta_changes(port.frames[1].body) == [(1, 2, True)]
-    assert [f.seq for f in port.frames] == [0, 1, 2]
-    assert int.from_bytes(port.frames[2].body, "big") == 100
+    assert [(f.name, f.body) for f in port.frames[1:]] == [
+        ("delta", codec.delta_body(1, [(1, 2, True)])),  # the third scan, at 15 ms: version 1
+        ("row", codec.row_body(1, 0, 0, 3)),  # at 20 ms
+        ("row", codec.row_body(1, 1, 1 << 2, 3)),
+        ("row", codec.row_body(1, 2, 0, 3)),
+    ]
+    assert [f.seq for f in port.frames] == [0, 1, 2, 3, 4]
 
 
 def test_mcu_answers_the_host() -> None:
@@ -123,7 +148,9 @@ def test_mcu_answers_the_host() -> None:
     mcu.step(16)
     replies = [(f.type, f.body) for f in port.frames[2:]]
     assert replies == [
-        (codec.SNAPSHOT, codec.snapshot_body(3, 3, {(0, 0)})),
+        (codec.ROW, codec.row_body(1, 0, 1, 3)),  # every row at once, of the version after the delta
+        (codec.ROW, codec.row_body(1, 1, 0, 3)),
+        (codec.ROW, codec.row_body(1, 2, 0, 3)),
         (codec.ACK, bytes([2])),
         (codec.NACK, bytes([3, NACK_UNSUPPORTED])),
         (codec.NACK, bytes([4, NACK_BAD_FRAME])),  # refused as the seq that should have come

@@ -4,14 +4,12 @@ The host's codec uses ``binascii.crc_hqx``, which MicroPython lacks, so the CRC 
 table; tests check both sides agree byte for byte.
 """
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 255
 
 HELLO = 1
-SNAPSHOT = 2
+ROW = 2
 DELTA = 3
-BUTTON = 4
-HEARTBEAT = 5
 ACK = 6
 NACK = 7
 LED = 8
@@ -19,7 +17,7 @@ DICE = 9
 SNAPSHOT_REQUEST = 10
 
 # body length of each message the firmware accepts from the host; anything else is refused
-HOST_BODIES = {HELLO: 3, HEARTBEAT: 4, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}
+HOST_BODIES = {HELLO: 3, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}
 
 
 def _table() -> list[int]:
