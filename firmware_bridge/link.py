@@ -6,12 +6,14 @@ called from the table's single-consumer loop with the table's clock, so a fake c
 and a test replays to the tick.
 
 The rule that keeps a bad line out of the game is the board *version* every MCU frame about the board
-carries. A delta applies only on top of the version before it; a row or delta of any other version means
-a change was lost, and the host is *unsure* until it holds every row of one version (the MCU sends a row
-every 20 ms, and all of them when asked), which it diffs against the cells it last reported: a lost delta
-becomes the right change a little late, never a phantom and never a missed move. A damaged frame alone
-changes nothing: if it was a delta, the next row says so. ``heard_at`` is when a frame last confirmed the
-host's board, which tells the table that a button pressed before it was pressed on the board it knows.
+carries. A delta applies only on top of the version before it. A row one version ahead means a delta was
+lost: the host waits ``catch_up_s`` for one of the copies the MCU sends of its latest delta; any other
+gap, or no copy in time, and the host is *unsure* until it holds every row of one version (the MCU sends
+a row every 10 ms, and all of them when asked), which it diffs against the cells it last reported. So a
+lost delta becomes the right change a little late, never a phantom and never a missed move. A damaged
+frame alone changes nothing: if it was a delta, the next row says so. ``heard_at`` is when a frame last
+confirmed the host's board, which tells the table that a button pressed before it was pressed on the
+board it knows.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ class Stats:
     frames_in: int = 0
     frames_out: int = 0
     damaged: int = 0
-    lost: int = 0  # board versions the host saw it had missed (a delta lost on the line)
+    lost: int = 0  # deltas lost on the line with every copy: the board read again row by row
+    caught_up: int = 0  # deltas lost on the line and taken from one of their copies
     resyncs: int = 0
     retries: int = 0
     drops: int = 0  # times the link was given up (read error, silence, no answer)
@@ -122,7 +125,7 @@ class Link:
     ``((row, col), closed)``; nothing comes while the link is down or unsure."""
 
     def __init__(self, open_port: Callable[[], Port], rows: int, cols: int, *, retry_s: float = 0.1,
-                 give_up_s: float = 5.0, dead_s: float = 0.3, silent_s: float = 5.0,
+                 give_up_s: float = 5.0, dead_s: float = 0.3, silent_s: float = 5.0, catch_up_s: float = 0.1,
                  backoff_s: tuple[float, float] = (0.05, 2.0), grace_s: float = 0.5,
                  recorder: Recorder | None = None) -> None:
         self._open_port = open_port
@@ -130,8 +133,9 @@ class Link:
         self.cols = cols
         self.retry_s = retry_s
         self.give_up_s = give_up_s  # a command (LED, dice) unacknowledged this long is dropped with a warning
-        self.dead_s = dead_s  # not one byte for this long: the line is dead (the MCU sends a row every 20 ms)
+        self.dead_s = dead_s  # not one byte for this long: the line is dead (the MCU sends a row every 10 ms)
         self.silent_s = silent_s  # bytes but no valid frame for this long: not our board, or a hopeless line
+        self.catch_up_s = catch_up_s  # one delta behind: how long to wait for a copy before reading every row
         self.backoff_s = backoff_s
         self.grace_s = grace_s
         self.recorder = recorder or Recorder()
@@ -145,6 +149,7 @@ class Link:
         self._row_bytes = (cols + 7) // 8
         self._rows: dict[int, int] = {}  # while unsure: the rows gathered so far, all of ``_rows_version``
         self._rows_version: int | None = None
+        self._behind_since: float | None = None  # a row one version ahead came: a copy of that delta is due
         self._port: Port | None = None
         self._reader: _Reader | None = None
         self._lock = threading.Lock()
@@ -210,6 +215,9 @@ class Link:
         self._retry(now)
         if self._port is None:
             return changes
+        if self._behind_since is not None and now - self._behind_since >= self.catch_up_s:
+            self.stats.lost += 1
+            self._resync(now, f"no copy of the delta to version {(self.version + 1) % 256} came: a change was lost")
         if now - self._last_byte >= self.dead_s:
             self._drop(now, f"nothing from the board for {now - self._last_byte:.1f} s")
         elif now - self._last_rx >= self.silent_s:
@@ -337,14 +345,17 @@ class Link:
                                f"matrix")
             return []
         if self.status is Status.UP:
-            if version == self.version and mask == self._masks[row]:
+            ahead = (version - self.version) % 256
+            if ahead == 0 and mask == self._masks[row]:
                 self.heard_at = now
                 return []
-            if version == self.version:
+            if ahead == 0:
                 self._resync(now, f"row {row} of version {version} is not what the host has")
+            elif ahead == 1:
+                self._behind_since = self._behind_since or now  # the delta's copies follow; gather meanwhile
             else:
                 self.stats.lost += 1
-                self._resync(now, f"row {row} of version {version}: the host has {self.version}, a change was lost")
+                self._resync(now, f"row {row} of version {version}: the host has {self.version}, changes were lost")
         if self._rows_version != version:
             self._rows, self._rows_version = {}, version
         self._rows[row] = mask
@@ -356,14 +367,19 @@ class Link:
             self._damaged(now, f"delta names a cell outside the {self.rows}x{self.cols} matrix")
             return []
         if self.status is Status.UP:
-            if version == self.version:
-                return []  # the same frame twice
-            if version == (self.version + 1) % 256:
+            ahead = (version - self.version) % 256
+            if ahead == 0 or ahead >= 128:
+                return []  # a copy of a delta the host has
+            if ahead == 1:
+                if self._behind_since is not None:
+                    self._behind_since = None
+                    self._rows, self._rows_version = {}, None
+                    self.stats.caught_up += 1
                 self.version = version
                 self.heard_at = now
                 return self._apply(self._masks, cells)
             self.stats.lost += 1
-            self._resync(now, f"delta to version {version}: the host has {self.version}, a change was lost")
+            self._resync(now, f"delta to version {version}: the host has {self.version}, changes were lost")
         if self._rows_version is not None and version == (self._rows_version + 1) % 256:
             self._apply(self._rows, cells)  # the rows gathered so far follow the board
             self._rows_version = version
@@ -385,11 +401,16 @@ class Link:
 
     def _in_step(self, now: float) -> list[tuple[Cell, bool]]:
         """Every row of one version gathered: the board as it is, diffed against what the host reported."""
+        if self.status is Status.UP:  # one version behind, and no copy of the delta came before the rows did
+            self.stats.lost += 1
+            self.recorder.dump(f"board read row by row at version {self._rows_version}: a change was lost on "
+                               f"the line, its delta and every copy")
         before = self.closed
         self._masks = [self._rows[r] for r in range(self.rows)]
         assert self._rows_version is not None
         self.version = self._rows_version
         self._rows, self._rows_version = {}, None
+        self._behind_since = None
         after = self.closed
         self._answered(None, ROW)
         self.status = Status.UP
@@ -420,9 +441,10 @@ class Link:
 
     def _resync(self, now: float, reason: str) -> None:
         """Unsure from here until every row of one version is in: ask for all of them at once (and again
-        until they come; the rows sent every 20 ms fill in whatever a noisy line loses)."""
+        until they come; the rows sent every 10 ms fill in whatever a noisy line loses)."""
         if self.status is Status.UP:
             self.recorder.dump(f"resync: {reason}")
+        self._behind_since = None
         self._leave_up()
         self.status = Status.SYNCING
         self._become_unsure(now)

@@ -11,7 +11,7 @@ from sim_hardware.parts import ShiftWiring, pin_class
 
 ROWS = COLS = 16
 STEP_MS = 5
-END_MS = 400  # past one whole round of rows (16 x 20 ms)
+END_MS = 400  # past two whole rounds of rows (16 x 10 ms)
 # a magnet in each corner of each of the four 8x8 quarters (both 595s, both 165s)
 START = ((0, 0), (7, 7), (8, 8), (15, 15), (0, 15), (15, 0), (3, 12), (12, 3))
 SCRIPT = (  # (ms, "place" or "lift", cell)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from firmware_bridge import codec
 from firmware_bridge.firmware import pico, wire
 from firmware_bridge.firmware.matrix import PinReader
-from firmware_bridge.firmware.mcu import NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
+from firmware_bridge.firmware.mcu import DELTA_REPEATS, NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
 from sim_hardware.clock import FakeClock
 from sim_hardware.mcu import Leds, machine_for
 from sim_hardware.pins import SimBoard
@@ -114,25 +114,30 @@ def test_every_wiring_reads_the_board_as_it_is(size: tuple[int, int], data: st.D
     assert [matrix.scan() for _ in range(3)] == [[], [], [(*moved, moved not in cells)]]
 
 
-def test_mcu_says_hello_then_sends_a_row_every_20_ms_and_a_delta_per_change() -> None:
+def test_mcu_says_hello_then_sends_a_row_every_10_ms_and_a_delta_per_change_with_its_copies() -> None:
     board, port, _, mcu = _mcu()
     mcu.step(0)
     assert port.frames == [codec.Frame(codec.HELLO, 0, bytes([codec.VERSION, 3, 3]))]
     board.place((1, 2))
-    for ms in range(5, 61, 5):
+    for ms in range(5, 121, 5):
         mcu.step(ms)
-    assert [(f.name, f.body) for f in port.frames[1:]] == [
-        ("delta", codec.delta_body(1, [(1, 2, True)])),  # the third scan, at 15 ms: version 1
-        ("row", codec.row_body(1, 0, 0, 3)),  # at 20 ms
-        ("row", codec.row_body(1, 1, 1 << 2, 3)),
+    delta = ("delta", codec.delta_body(1, [(1, 2, True)]))
+    assert [(f.name, f.body) for f in port.frames[1:6]] == [
+        ("row", codec.row_body(0, 0, 0, 3)),  # at 10 ms
+        delta,  # the third scan, at 15 ms: version 1
+        ("row", codec.row_body(1, 1, 1 << 2, 3)),  # at 20 ms
+        delta,  # its first copy
         ("row", codec.row_body(1, 2, 0, 3)),
     ]
-    assert [f.seq for f in port.frames] == [0, 1, 2, 3, 4]
+    later = [(f.name, f.body) for f in port.frames[6:]]
+    assert [f for f in later if f[0] == "delta"] == [delta] * (DELTA_REPEATS - 1)  # one copy per row, then none
+    assert [f.seq for f in port.frames] == list(range(len(port.frames)))
 
 
 def test_mcu_answers_the_host() -> None:
     board, port, leds, mcu = _mcu()
     board.place((0, 0))
+    mcu.beat_ms = 1000  # no row of the carousel among the answers
     for ms in (0, 5, 10, 15):
         mcu.step(ms)
     assert [f.type for f in port.frames] == [codec.HELLO, codec.DELTA]

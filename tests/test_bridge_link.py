@@ -55,7 +55,11 @@ def test_a_board_with_another_protocol_version_is_refused_clearly(tmp_path: Path
 
 
 @pytest.mark.parametrize("lost", ["lift", "place"])
-def test_a_lost_delta_is_healed_by_a_snapshot(table: Harness, lost: str) -> None:
+@pytest.mark.parametrize(("muted_s", "healed_by"), [(0.03, "a copy"), (0.15, "the rows")])
+def test_a_lost_delta_is_healed_by_a_copy_or_by_the_rows(table: Harness, lost: str, muted_s: float,
+                                                         healed_by: str) -> None:
+    """Muted for 30 ms, the line loses the delta and its first copies, not the later ones; muted for 150 ms
+    (not long enough to be taken for a dead line), every copy is lost and the board is read row by row."""
     link, mcu = table.hw.link, _mcu(table)
     table.roll(1, 5)
     table.move(12, 17)
@@ -65,10 +69,11 @@ def test_a_lost_delta_is_healed_by_a_snapshot(table: Harness, lost: str) -> None
             table.board.lift(table.cell(17))
         else:
             table.board.place(table.cell(18))
-        table.run(0.03)
+        table.run(muted_s)
         mcu.muted = False
         table.run(0.4)
-    assert link.stats.lost >= 1 and link.status is Status.UP
+    assert (link.stats.caught_up, link.stats.lost) == ((1, 0) if healed_by == "a copy" else (0, 1))
+    assert link.status is Status.UP and link.stats.drops == 0
     assert table.moves() == ["R1,5", "12-17", "17-18"]  # neither missed nor doubled, nothing else
     assert table.table.flow.sensed == {loc for loc, _ in table.table.flow.game.occupancy().items()}
 
@@ -81,7 +86,7 @@ def test_a_damaged_delta_means_a_resync_and_the_flight_recorder_in_the_log(
     table.lift(12)
     mcu.noise = 1.0  # a bit flipped in every byte, both ways, while the MCU reports the piece put down
     table.board.place(table.cell(17))
-    table.run(0.03)
+    table.run(0.15)  # the delta and all its copies
     mcu.noise = 0.0
     table.run(0.4)
     assert link.stats.damaged >= 1 and link.stats.lost >= 1 and link.status is Status.UP

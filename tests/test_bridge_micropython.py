@@ -18,6 +18,7 @@ import micropython_scenario as scenario
 import pytest
 
 from firmware_bridge import codec
+from firmware_bridge.firmware.mcu import DELTA_REPEATS
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM_DIR = ROOT / "firmware_bridge" / "mpy_test"
@@ -26,7 +27,7 @@ MODULES = ["firmware_bridge/__init__.py", *(f"firmware_bridge/firmware/{n}.py" f
                                             ("__init__", "wire", "matrix", "mcu", "pico")),
            "sim_hardware/parts.py"]
 SCENARIO = Path(__file__).with_name("micropython_scenario.py")
-REQUEST_MS, LED_MS = 105, 110  # between two rows of the carousel (every 20 ms)
+REQUEST_MS, LED_MS = 105, 115  # between two rows of the carousel (every 10 ms)
 
 
 def _micropython() -> list[str]:
@@ -93,7 +94,12 @@ def test_firmware_under_micropython_reads_a_16x16_shift_register_board(tmp_path:
     # what the script should make of it: a change counts on its third scan; the bounce never does
     reported = [(40, [(9, 2, True)]), (70, [(7, 7, False), (8, 9, True)]), (160, [(15, 15, False)])]
     deltas = [(ms, codec.delta_fields(f.body)) for ms, f in frames if f.type == codec.DELTA]
-    assert deltas == [(ms, (i + 1, cells)) for i, (ms, cells) in enumerate(reported)]
+    firsts = [(ms, fields) for i, (ms, fields) in enumerate(deltas) if fields not in [d for _, d in deltas[:i]]]
+    assert firsts == [(ms, (i + 1, cells)) for i, (ms, cells) in enumerate(reported)]
+    for i, (ms, fields) in enumerate(firsts):  # a copy with each row from then on, until the next delta
+        until = firsts[i + 1][0] if i + 1 < len(firsts) else scenario.END_MS + 1
+        beats = [at for at in range(ms, until, scenario.STEP_MS) if at % 10 == 0][:DELTA_REPEATS]
+        assert [at for at, d in deltas if d == fields][1:] == beats
     versions = [set(scenario.START)]
     for _, cells in reported:
         versions.append({cell for cell in versions[-1] if (*cell, False) not in cells}
@@ -105,5 +111,5 @@ def test_firmware_under_micropython_reads_a_16x16_shift_register_board(tmp_path:
     burst = [row for ms, (_, row, _) in rows if ms == REQUEST_MS]
     assert burst == list(range(16))  # the snapshot request: every row at once
     carousel = [row for ms, (_, row, _) in rows if ms != REQUEST_MS]
-    assert carousel == [i % 16 for i in range(len(carousel))] and len(carousel) >= 16  # one every 20 ms
+    assert carousel == [i % 16 for i in range(len(carousel))] and len(carousel) >= 16  # one every 10 ms
     assert [(ms, f.body) for ms, f in frames if f.type == codec.ACK] == [(LED_MS, bytes([2]))]

@@ -2,10 +2,11 @@
 
 ``Mcu.step(now_ms)`` is called from the firmware's main loop (and from the simulation's clock). Each
 delta frame makes a new board *version*; every frame about the board carries the version it describes.
-Deltas are not retried: one row goes out every ``beat_ms`` (round robin, the heartbeat and a rolling
-snapshot at once), so a host that missed a delta sees a version it does not have and rebuilds the board
-from rows of one version -- small frames that a noisy line still carries, whatever the matrix size.
-A ``snapshot_request`` sends every row at once.
+One row goes out every ``beat_ms`` (round robin: the heartbeat and a rolling snapshot at once), and the
+latest delta goes out again with each of the next ``DELTA_REPEATS`` rows. Nothing waits for the host: a
+host that lost a delta takes one of its copies, or, having lost them all, sees a version it does not have
+and rebuilds the board from rows of one version -- small frames that a noisy line still carries, whatever
+the matrix size. A ``snapshot_request`` sends every row at once.
 """
 
 from firmware_bridge.firmware.matrix import Matrix
@@ -25,6 +26,7 @@ from firmware_bridge.firmware.wire import (
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
 MAX_CHANGES = 16  # per delta frame: a short frame survives a noisy line; a bigger scan takes several versions
+DELTA_REPEATS = 8  # copies of the latest delta, one per beat: a lost delta costs one copy, not every row
 
 NACK_BAD_FRAME = 1
 NACK_UNSUPPORTED = 2
@@ -41,7 +43,7 @@ class Mcu:
     """``port`` has ``read() -> bytes | None`` (never blocks) and ``write(bytes)``, as ``machine.UART``;
     ``leds`` has ``set(row, col, on)`` or is None on a board without LEDs."""
 
-    def __init__(self, port, matrix: Matrix, leds=None, *, scan_ms: int = 5, beat_ms: int = 20) -> None:
+    def __init__(self, port, matrix: Matrix, leds=None, *, scan_ms: int = 5, beat_ms: int = 10) -> None:
         self.port = port
         self.matrix = matrix
         self.leds = leds
@@ -53,6 +55,8 @@ class Mcu:
         self.host_seq = 255  # the last host seq seen; a damaged frame is refused as the next one
         self._row_bytes = (matrix.ncols + 7) // 8
         self._next_row = 0
+        self._repeat = b""  # the latest delta's body
+        self._repeats_left = 0
         self._started = False
         self._last_scan = 0
         self._last_beat = 0
@@ -75,6 +79,9 @@ class Mcu:
             self._last_beat = now
             self._send_row(self._next_row)
             self._next_row = (self._next_row + 1) % self.matrix.nrows
+            if self._repeats_left:
+                self._repeats_left -= 1
+                self._send(DELTA, self._repeat)
 
     def _handle(self, frame: tuple[int, int, bytes] | None) -> None:
         if frame is None:
@@ -112,7 +119,9 @@ class Mcu:
         body = bytearray([self.version])
         for r, c, closed in changes:
             body.extend(bytes([r, c, 1 if closed else 0]))
-        self._send(DELTA, bytes(body))
+        self._repeat = bytes(body)
+        self._repeats_left = DELTA_REPEATS
+        self._send(DELTA, self._repeat)
 
     def _send(self, kind: int, body: bytes) -> None:
         self.port.write(encode_frame(kind, self.seq, body))
