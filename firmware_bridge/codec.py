@@ -7,10 +7,10 @@ bytes, resynchronises at the next zero. The CRC is CRC-16/CCITT-FALSE (``binasci
 frames byte by byte.
 
 The board's state travels as a *version* (one byte, counting the MCU's delta frames) with every frame
-that speaks of the board: a ``delta`` says "version v is the one before with these cells changed", a
-``row`` says "at version v, row r holds these cells". Rows are small frames whatever the matrix size (two
-bytes of cells for 16 columns), so a noisy line still carries them, and the host never needs one big frame
-to learn the whole board.
+that speaks of the board: a ``delta`` says "version v is the one before with these cells changed" (a
+``delta_copy`` says it again, later), a ``row`` says "at version v, row r holds these cells". Rows are
+small frames whatever the matrix size (two bytes of cells for 16 columns), so a noisy line still carries
+them, and the host never needs one big frame to learn the whole board.
 
 This is the host's codec. The firmware (``firmware_bridge.firmware.wire``) speaks the same format with
 its own CRC table and COBS, because MicroPython has neither ``binascii.crc_hqx`` nor dataclasses; tests
@@ -27,7 +27,7 @@ MAX_FRAME = 255  # decoded bytes: type + seq + body + crc
 DELIMITER = b"\x00"
 
 HELLO, ROW, DELTA, BUTTON = 1, 2, 3, 4
-ACK, NACK, LED, DICE, SNAPSHOT_REQUEST = 6, 7, 8, 9, 10  # 5 was protocol 1's heartbeat: rows are the heartbeat
+ACK, NACK, LED, DICE, SNAPSHOT_REQUEST, DELTA_COPY = 6, 7, 8, 9, 10, 11  # 5 was protocol 1's heartbeat
 
 # type -> (name, fixed body length or None for "checked by its parser")
 MESSAGES: dict[int, tuple[str, int | None]] = {
@@ -40,6 +40,7 @@ MESSAGES: dict[int, tuple[str, int | None]] = {
     LED: ("led", 3),  # row, col, on
     DICE: ("dice", 2),  # two dice values to show, 0 = blank
     SNAPSHOT_REQUEST: ("snapshot_request", 0),
+    DELTA_COPY: ("delta_copy", None),  # a delta sent again, the same body: late, so it dates nothing
 }
 
 
@@ -135,7 +136,8 @@ def check_body(kind: int, body: bytes) -> None:
         raise FrameError(f"{name} body of {len(body)} bytes, expected {size}")
     if kind == ROW and len(body) < 3:
         raise FrameError("row body without its cells")
-    if kind == DELTA and (len(body) < 4 or (len(body) - 1) % 3 or any(body[i] > 1 for i in range(3, len(body), 3))):
+    if kind in (DELTA, DELTA_COPY) and (len(body) < 4 or (len(body) - 1) % 3
+                                        or any(body[i] > 1 for i in range(3, len(body), 3))):
         raise FrameError("delta body is not a version and (row, col, 0/1) triples")
 
 

@@ -6,14 +6,16 @@ called from the table's single-consumer loop with the table's clock, so a fake c
 and a test replays to the tick.
 
 The rule that keeps a bad line out of the game is the board *version* every MCU frame about the board
-carries. A delta applies only on top of the version before it. A row one version ahead means a delta was
-lost: the host waits ``catch_up_s`` for one of the copies the MCU sends of its latest delta; any other
-gap, or no copy in time, and the host is *unsure* until it holds every row of one version (the MCU sends
-a row every 10 ms, and all of them when asked), which it diffs against the cells it last reported. So a
-lost delta becomes the right change a little late, never a phantom and never a missed move. A damaged
-frame alone changes nothing: if it was a delta, the next row says so. ``heard_at`` is when a frame last
-confirmed the host's board, which tells the table that a button pressed before it was pressed on the
-board it knows.
+carries (``firmware_bridge.board``): the host's cells move only along versions it can prove, by the next
+delta or one of its copies, or by rows that rebuild the newest version. Until they do, the host is
+*unsure* (``SYNCING``); after ``catch_up_s`` of that it asks for every row at once, and asks again until
+it is in step. So a lost delta becomes the right change a little late, never a phantom and never a missed
+move. A damaged frame alone changes nothing: if it was a delta, the next row says so.
+
+For the buttons on the Pi, the link says *when* its board was the board: ``heard_at`` is the last time a
+frame confirmed it, and ``confirmed_before`` the last time before this poll's changes (a delta that comes
+as it is made confirms the board before it; a copy or a rebuild confirms nothing earlier). A press between
+the two was made on a board the host cannot place in time against those changes.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from typing import Any
 
 import serial
 
+from firmware_bridge.board import BoardView, Cell, Update
 from firmware_bridge.codec import (
     ACK,
     DELTA,
+    DELTA_COPY,
     HELLO,
     NACK,
     ROW,
@@ -46,7 +50,6 @@ from firmware_bridge.recorder import Recorder
 
 log = logging.getLogger("boardkeeper.bridge")
 
-Cell = tuple[int, int]
 Port = Any  # a pyserial ``Serial`` (or any object with its read/write/in_waiting/close)
 READ_TIMEOUT_S = 0.05  # how long the reader blocks before it looks at its stop flag
 
@@ -76,7 +79,7 @@ class Stats:
     frames_in: int = 0
     frames_out: int = 0
     damaged: int = 0
-    lost: int = 0  # deltas lost on the line with every copy: the board read again row by row
+    lost: int = 0  # deltas lost on the line with every copy: the board rebuilt from rows
     caught_up: int = 0  # deltas lost on the line and taken from one of their copies
     resyncs: int = 0
     retries: int = 0
@@ -135,21 +138,18 @@ class Link:
         self.give_up_s = give_up_s  # a command (LED, dice) unacknowledged this long is dropped with a warning
         self.dead_s = dead_s  # not one byte for this long: the line is dead (the MCU sends a row every 10 ms)
         self.silent_s = silent_s  # bytes but no valid frame for this long: not our board, or a hopeless line
-        self.catch_up_s = catch_up_s  # one delta behind: how long to wait for a copy before reading every row
+        self.catch_up_s = catch_up_s  # unsure this long (no copy of a lost delta came): ask for every row
         self.backoff_s = backoff_s
         self.grace_s = grace_s
         self.recorder = recorder or Recorder()
         self.stats = Stats()
         self.status = Status.OFFLINE
         self.problem = ""  # why the link is not up, for the log and the screen
-        self.version = 0  # the board version the host's cells are
-        self.epoch = 0  # one more each time the host stops being sure of the board (a resync or a drop)
+        self.board = BoardView(rows, cols)
+        self.epoch = 0  # one more each time the host loses the board (a hello or a drop)
         self.heard_at = float("-inf")  # when a frame last confirmed the host's board
-        self._masks = [0] * rows  # the cells last reported: bit c of row r = cell (r, c) closed
+        self.confirmed_before = float("-inf")  # ``heard_at`` as it was before the last poll's first change
         self._row_bytes = (cols + 7) // 8
-        self._rows: dict[int, int] = {}  # while unsure: the rows gathered so far, all of ``_rows_version``
-        self._rows_version: int | None = None
-        self._behind_since: float | None = None  # a row one version ahead came: a copy of that delta is due
         self._port: Port | None = None
         self._reader: _Reader | None = None
         self._lock = threading.Lock()
@@ -163,6 +163,7 @@ class Link:
         self._retry_at = 0.0
         self._backoff = backoff_s[0]
         self._unsure_since: float | None = None
+        self._changed = False  # a change reported in this poll
         self._dropped = False
 
     # -- what the controller uses -----------------------------------------------------------------------
@@ -178,7 +179,7 @@ class Link:
     @property
     def closed(self) -> set[Cell]:
         """The cells last reported closed."""
-        return {(r, c) for r, mask in enumerate(self._masks) for c in range(self.cols) if mask >> c & 1}
+        return self.board.closed
 
     def in_trouble(self, now: float) -> bool:
         """Unsure for longer than a resync takes, or the link given up: the players must be told, and the
@@ -191,6 +192,13 @@ class Link:
 
     def poll(self, now: float) -> list[tuple[Cell, bool]]:
         self._now = now
+        self._changed = False
+        changes = self._poll(now)
+        if not self._changed:
+            self.confirmed_before = self.heard_at
+        return changes
+
+    def _poll(self, now: float) -> list[tuple[Cell, bool]]:
         if self._port is None:
             if now >= self._retry_at:
                 self._connect(now)
@@ -212,12 +220,12 @@ class Link:
                 changes += self._receive(item, now)
             if self._port is None:
                 return changes
+        if self.status is Status.SYNCING and self._unsure_since is not None \
+                and now - self._unsure_since >= self.catch_up_s:
+            self._ask_for_rows(now)
         self._retry(now)
         if self._port is None:
             return changes
-        if self._behind_since is not None and now - self._behind_since >= self.catch_up_s:
-            self.stats.lost += 1
-            self._resync(now, f"no copy of the delta to version {(self.version + 1) % 256} came: a change was lost")
         if now - self._last_byte >= self.dead_s:
             self._drop(now, f"nothing from the board for {now - self._last_byte:.1f} s")
         elif now - self._last_rx >= self.silent_s:
@@ -241,7 +249,6 @@ class Link:
         if self._port is not None:
             self._port.close()
         self._port = self._reader = None
-        self._leave_up()
         self.status = Status.OFFLINE
 
     # -- connection -------------------------------------------------------------------------------------
@@ -278,6 +285,7 @@ class Link:
     def _drop(self, now: float, reason: str) -> None:
         """Give the link up: close the port and try again after the backoff, which doubles up to its cap."""
         self.stats.drops += 1
+        self.epoch += 1
         self.problem = f"board link lost: {reason}"
         log.warning("%s; reconnecting in %.2f s", self.problem, self._backoff)
         self.recorder.dump(self.problem)
@@ -291,12 +299,6 @@ class Link:
         if self._unsure_since is None:
             self._unsure_since = now
 
-    def _leave_up(self) -> None:
-        """Whatever the host was sure of is now history: presses made before must not meet the board after."""
-        if self.status is Status.UP:
-            self.epoch += 1
-            self.stats.resyncs += 1
-
     # -- frames in --------------------------------------------------------------------------------------
 
     def _receive(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
@@ -309,9 +311,18 @@ class Link:
         if self.status not in (Status.SYNCING, Status.UP):
             return []  # nothing counts before a good hello
         if frame.type == ROW:
-            return self._on_row(frame, now)
-        if frame.type == DELTA:
-            return self._on_delta(frame, now)
+            version, row, mask = row_fields(frame.body)
+            if row >= self.rows or len(frame.body) != 2 + self._row_bytes or mask >> self.cols:
+                self._damaged(now, f"row {row} of {len(frame.body) - 2} bytes does not fit a {self.rows}x{self.cols} "
+                                   f"matrix")
+                return []
+            return self._update(now, self.board.row(version, row, mask))
+        if frame.type in (DELTA, DELTA_COPY):
+            version, cells = delta_fields(frame.body)
+            if any(r >= self.rows or c >= self.cols for r, c, _ in cells):
+                self._damaged(now, f"{frame.name} names a cell outside the {self.rows}x{self.cols} matrix")
+                return []
+            return self._update(now, self.board.delta(version, cells, copy=frame.type == DELTA_COPY))
         if frame.type == ACK:
             self._answered(frame.body[0], ACK)
         elif frame.type == NACK:
@@ -322,107 +333,50 @@ class Link:
 
     def _on_hello(self, frame: Frame, now: float) -> None:
         version, rows, cols = frame.body
+        self.epoch += 1
         if version != VERSION or (rows, cols) != (self.rows, self.cols):
             self.problem = (f"board firmware speaks protocol {version}, the host {VERSION}: flash the matching "
                             f"firmware" if version != VERSION else
                             f"the board reports a {rows}x{cols} matrix, the profile {self.rows}x{self.cols}")
             if self.status is not Status.INCOMPATIBLE:
                 log.error("board link: %s", self.problem)
-            self._leave_up()
             self.status = Status.INCOMPATIBLE
             self._pending.clear()
             self._retry_at = now + 5.0
             return
         self._answered(None, HELLO)
-        # a hello may be a rebooted MCU, whose versions start again: nothing gathered before counts
-        self._resync(now, "hello")
-        self._rows, self._rows_version = {}, None
+        self.board.forget()  # a hello may be a rebooted MCU, whose versions start again
+        self._unsure(now, "hello")
+        self._ask_for_rows(now)
 
-    def _on_row(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
-        version, row, mask = row_fields(frame.body)
-        if row >= self.rows or len(frame.body) != 2 + self._row_bytes or mask >> self.cols:
-            self._damaged(now, f"row {row} of {len(frame.body) - 2} bytes does not fit a {self.rows}x{self.cols} "
-                               f"matrix")
-            return []
-        if self.status is Status.UP:
-            ahead = (version - self.version) % 256
-            if ahead == 0 and mask == self._masks[row]:
-                self.heard_at = now
-                return []
-            if ahead == 0:
-                self._resync(now, f"row {row} of version {version} is not what the host has")
-            elif ahead == 1:
-                self._behind_since = self._behind_since or now  # the delta's copies follow; gather meanwhile
-            else:
-                self.stats.lost += 1
-                self._resync(now, f"row {row} of version {version}: the host has {self.version}, changes were lost")
-        if self._rows_version != version:
-            self._rows, self._rows_version = {}, version
-        self._rows[row] = mask
-        return self._in_step(now) if len(self._rows) == self.rows else []
-
-    def _on_delta(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
-        version, cells = delta_fields(frame.body)
-        if any(r >= self.rows or c >= self.cols for r, c, _ in cells):
-            self._damaged(now, f"delta names a cell outside the {self.rows}x{self.cols} matrix")
-            return []
-        if self.status is Status.UP:
-            ahead = (version - self.version) % 256
-            if ahead == 0 or ahead >= 128:
-                return []  # a copy of a delta the host has
-            if ahead == 1:
-                if self._behind_since is not None:
-                    self._behind_since = None
-                    self._rows, self._rows_version = {}, None
-                    self.stats.caught_up += 1
-                self.version = version
-                self.heard_at = now
-                return self._apply(self._masks, cells)
+    def _update(self, now: float, update: Update) -> list[tuple[Cell, bool]]:
+        if update.fresh:
+            self.heard_at = now  # the board was the host's until this delta came
+        if update.changes and not self._changed:
+            self._changed = True
+            self.confirmed_before = self.heard_at
+        if update.how == "copy":
+            self.stats.caught_up += 1
+        elif update.how == "rows":
             self.stats.lost += 1
-            self._resync(now, f"delta to version {version}: the host has {self.version}, changes were lost")
-        if self._rows_version is not None and version == (self._rows_version + 1) % 256:
-            self._apply(self._rows, cells)  # the rows gathered so far follow the board
-            self._rows_version = version
-        elif version != self._rows_version:
-            self._rows, self._rows_version = {}, version
-        return []
+            self.recorder.dump("a change was lost on the line, its delta and every copy: board rebuilt from rows")
+        if self.board.in_step:
+            self.heard_at = now
+            if self.status is not Status.UP:
+                self._in_step()
+        elif self.status is Status.UP:
+            self._unsure(now, f"version {self.board.newest} heard, the host's board is {self.board.version}")
+        return update.changes
 
-    @staticmethod
-    def _apply(masks: list[int] | dict[int, int], cells: list[tuple[int, int, bool]]) -> list[tuple[Cell, bool]]:
-        """Set the cells on the rows held (all of them, or those gathered so far); the changes they make."""
-        changes: list[tuple[Cell, bool]] = []
-        for r, c, closed in cells:
-            if isinstance(masks, dict) and r not in masks:
-                continue
-            if closed != bool(masks[r] >> c & 1):
-                masks[r] ^= 1 << c
-                changes.append(((r, c), closed))
-        return changes
-
-    def _in_step(self, now: float) -> list[tuple[Cell, bool]]:
-        """Every row of one version gathered: the board as it is, diffed against what the host reported."""
-        if self.status is Status.UP:  # one version behind, and no copy of the delta came before the rows did
-            self.stats.lost += 1
-            self.recorder.dump(f"board read row by row at version {self._rows_version}: a change was lost on "
-                               f"the line, its delta and every copy")
-        before = self.closed
-        self._masks = [self._rows[r] for r in range(self.rows)]
-        assert self._rows_version is not None
-        self.version = self._rows_version
-        self._rows, self._rows_version = {}, None
-        self._behind_since = None
-        after = self.closed
+    def _in_step(self) -> None:
         self._answered(None, ROW)
         self.status = Status.UP
-        self.heard_at = now
         self._unsure_since = None
         self._backoff = self.backoff_s[0]
         if self._dropped:
             self._dropped = False
             self.stats.reconnects += 1
             log.warning("board link back: in step again")
-        # lifts first, then places: the order a hand moves a piece
-        return [(c, False) for c in sorted(before - after)] + [(c, True) for c in sorted(after - before)]
 
     def _on_nack(self, frame: Frame, now: float) -> None:
         seq, reason = frame.body
@@ -439,16 +393,17 @@ class Link:
         self.stats.damaged += 1
         self.recorder.note(now, "in", f"damaged: {reason}")
 
-    def _resync(self, now: float, reason: str) -> None:
-        """Unsure from here until every row of one version is in: ask for all of them at once (and again
-        until they come; the rows sent every 10 ms fill in whatever a noisy line loses)."""
+    def _unsure(self, now: float, reason: str) -> None:
+        """Not in step with the board: no change is reported until its versions say where it is."""
         if self.status is Status.UP:
-            self.recorder.dump(f"resync: {reason}")
-        self._behind_since = None
-        self._leave_up()
+            self.stats.resyncs += 1
         self.status = Status.SYNCING
         self._become_unsure(now)
-        self.recorder.note(now, "--", f"resync: {reason}")
+        self.recorder.note(now, "--", f"unsure: {reason}")
+
+    def _ask_for_rows(self, now: float) -> None:
+        """Every row at once, asked again each ``retry_s`` until the board is in step (the rows sent every
+        10 ms fill in whatever a noisy line loses meanwhile)."""
         if not any(p.reply == ROW for p in self._pending.values()):
             self._send(SNAPSHOT_REQUEST, b"", ROW)
 

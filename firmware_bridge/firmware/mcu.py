@@ -3,7 +3,7 @@
 ``Mcu.step(now_ms)`` is called from the firmware's main loop (and from the simulation's clock). Each
 delta frame makes a new board *version*; every frame about the board carries the version it describes.
 One row goes out every ``beat_ms`` (round robin: the heartbeat and a rolling snapshot at once), and the
-latest delta goes out again with each of the next ``DELTA_REPEATS`` rows. Nothing waits for the host: a
+latest delta goes out again (``delta_copy``) with each of the next ``DELTA_REPEATS`` rows. Nothing waits for the host: a
 host that lost a delta takes one of its copies, or, having lost them all, sees a version it does not have
 and rebuilds the board from rows of one version -- small frames that a noisy line still carries, whatever
 the matrix size. A ``snapshot_request`` sends every row at once.
@@ -13,6 +13,7 @@ from firmware_bridge.firmware.matrix import Matrix
 from firmware_bridge.firmware.wire import (
     ACK,
     DELTA,
+    DELTA_COPY,
     DICE,
     HELLO,
     LED,
@@ -81,7 +82,7 @@ class Mcu:
             self._next_row = (self._next_row + 1) % self.matrix.nrows
             if self._repeats_left:
                 self._repeats_left -= 1
-                self._send(DELTA, self._repeat)
+                self._send(DELTA_COPY, self._repeat)
 
     def _handle(self, frame: tuple[int, int, bytes] | None) -> None:
         if frame is None:

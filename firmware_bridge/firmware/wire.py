@@ -15,6 +15,7 @@ NACK = 7
 LED = 8
 DICE = 9
 SNAPSHOT_REQUEST = 10
+DELTA_COPY = 11
 
 # body length of each message the firmware accepts from the host; anything else is refused
 HOST_BODIES = {HELLO: 3, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}
