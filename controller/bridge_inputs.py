@@ -2,8 +2,8 @@
 
 ``LinkedMatrix`` stands where ``MatrixScanner`` stands for ``Inputs``, so cells become ``CellChanged``
 (or matrix buttons) by the very same code. ``LinkGuard`` wraps that source: while the host cannot read
-the board it puts "Board link lost" over the game's screen, and it lets a button through only once the
-board it meets is known, so nothing is decided on a board the host cannot see.
+the board it puts "Board link lost" over the game's screen and lets no button through, so nothing is
+decided on a board the host cannot see.
 """
 
 from __future__ import annotations
@@ -36,15 +36,14 @@ class LinkedMatrix:
 
 
 class LinkGuard:
-    """A loop source around the inputs: the link-lost screen, and buttons judged on the board as it was.
+    """A loop source around the inputs: the link-lost screen, and no button on a board the host cannot see.
 
-    A button event goes to the game once the link has confirmed its board *after* it (a row or a delta, every
-    10 ms on a good line), and before the changes that came later: so the game meets press and cells in
-    the order they happened, as on a directly wired board. An event is dropped when that order cannot be
-    known -- changes arrived with no confirmation between the press and them (a lost delta taken from a
-    copy or rebuilt from rows) -- and when the board was lost meanwhile (a hello, a drop) or "Board link
-    lost" is on the screen: it was made on a board the host could not see, and the position it would meet
-    may not be the one it was made for. The player sees nothing happen and presses again.
+    A button event goes to the game at once while the link is in step with the board, and is dropped while
+    it is not: during "Board link lost" (a drop, a reconnect) and during the short resyncs of a noisy line.
+    It was made on a board the host could not see, and once the board is read again the position it would
+    meet may not be the one it was made for (held presses replayed after a reconnect picked moves nobody
+    made). The player sees nothing happen and presses again; the board itself is never lost: its changes
+    come with the resync, as it is.
     """
 
     def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display) -> None:
@@ -52,43 +51,16 @@ class LinkGuard:
         self.source = source
         self.display = display
         self.dropped = 0  # presses dropped, for the bench and the log
-        self._held: list[tuple[Event, int]] = []  # with the link's epoch when they came
 
     def poll(self, now: float) -> list[Event]:
         events = list(self.source(now))
-        cells: list[Event] = [e for e in events if isinstance(e, CellChanged)]
-        others: list[Event] = [e for e in events if not isinstance(e, CellChanged)]
         link = self.link
-        if link.in_trouble(now):
-            self.display.overlay(WRONG_FIRMWARE if link.status is Status.INCOMPATIBLE else LINK_LOST)
-            self._drop([e for e, _ in self._held] + others)
-            self._held = []
-            return cells  # none: the link reports no cell while it is not in step
-        self.display.overlay(None)
-        before = self._release(lambda e: e.at < link.confirmed_before)
-        if cells:  # changes came: whatever is older and still unconfirmed cannot be placed against them
-            stale = [e for e, _ in self._held if e.at < now]
-            self._drop(stale)
-            self._held = self._held[len(stale):]
-        self._held += [(e, link.epoch) for e in others]
-        after = self._release(lambda e: link.sure and e.at < link.heard_at)
-        return before + cells + after
-
-    def _release(self, confirmed: Callable[[Event], bool]) -> list[Event]:
-        out: list[Event] = []
-        while self._held:
-            event, epoch = self._held[0]
-            if epoch != self.link.epoch:
-                self._drop([event])
-            elif confirmed(event):
-                out.append(event)
-            else:
-                break
-            self._held.pop(0)
-        return out
-
-    def _drop(self, events: list[Event]) -> None:
+        trouble = link.in_trouble(now)
+        self.display.overlay((WRONG_FIRMWARE if link.status is Status.INCOMPATIBLE else LINK_LOST) if trouble else None)
+        if link.sure:
+            return events
         presses = sum(1 for e in events if isinstance(e, ButtonEvent) and e.kind is Press.PRESS)
         if presses:
             self.dropped += presses
-            log.info("board link: %d press(es) dropped, made on a board the host could not see", presses)
+            log.info("board link: %d press(es) dropped, made while the board could not be read", presses)
+        return [e for e in events if isinstance(e, CellChanged)]  # none: the link reports no cell while unsure

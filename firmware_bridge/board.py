@@ -26,7 +26,6 @@ class Update:
     """What one frame did to the host's board."""
 
     changes: list[tuple[Cell, bool]] = field(default_factory=list)
-    fresh: bool = False  # a delta that came as it was made: the host's board was the board until it came
     # "delta" (the next version), "copy" (a lost delta taken from a copy), "rows" (rebuilt from rows: a delta
     # and all its copies lost), "first" (the board first read, after a hello)
     how: str = ""
@@ -68,17 +67,16 @@ class BoardView:
             return Update()
         if row not in self._rows or self._rows[row][0] < version:
             self._rows[row] = (version, mask)
-        return self._advance(fresh=False)
+        return self._advance(copy=False)
 
     def delta(self, v8: int, changes: list[Change], copy: bool) -> Update:
-        was_in_step = self.in_step
         version = self._unwrap(v8)
         if self.based and version <= self.version:
             return Update()  # one the host has: a copy, or the same bytes twice
         self._deltas[version] = changes
         if len(self._deltas) > 128:  # never in step for that long: keep what a rebuild could still use
             self._deltas = {v: d for v, d in self._deltas.items() if v > version - 128}
-        return self._advance(fresh=not copy and was_in_step and version == self.version + 1)
+        return self._advance(copy=copy)
 
     def _unwrap(self, v8: int) -> int:
         if self.newest is None:
@@ -89,15 +87,15 @@ class BoardView:
         self.newest = max(self.newest, version)
         return version
 
-    def _advance(self, *, fresh: bool) -> Update:
-        update = Update(fresh=fresh)
+    def _advance(self, *, copy: bool) -> Update:
+        update = Update()
         while self.based and self.version + 1 in self._deltas:
             self.version += 1
             for r, c, closed in self._deltas.pop(self.version):
                 if closed != bool(self.masks[r] >> c & 1):
                     self.masks[r] ^= 1 << c
                     update.changes.append(((r, c), closed))
-            update.how = "delta" if fresh else "copy"
+            update.how = "copy" if copy else "delta"
         if not self.in_step:
             rebuilt = self._rebuild()
             if rebuilt is not None:

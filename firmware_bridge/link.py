@@ -11,11 +11,6 @@ delta or one of its copies, or by rows that rebuild the newest version. Until th
 *unsure* (``SYNCING``); after ``catch_up_s`` of that it asks for every row at once, and asks again until
 it is in step. So a lost delta becomes the right change a little late, never a phantom and never a missed
 move. A damaged frame alone changes nothing: if it was a delta, the next row says so.
-
-For the buttons on the Pi, the link says *when* its board was the board: ``heard_at`` is the last time a
-frame confirmed it, and ``confirmed_before`` the last time before this poll's changes (a delta that comes
-as it is made confirms the board before it; a copy or a rebuild confirms nothing earlier). A press between
-the two was made on a board the host cannot place in time against those changes.
 """
 
 from __future__ import annotations
@@ -146,9 +141,6 @@ class Link:
         self.status = Status.OFFLINE
         self.problem = ""  # why the link is not up, for the log and the screen
         self.board = BoardView(rows, cols)
-        self.epoch = 0  # one more each time the host loses the board (a hello or a drop)
-        self.heard_at = float("-inf")  # when a frame last confirmed the host's board
-        self.confirmed_before = float("-inf")  # ``heard_at`` as it was before the last poll's first change
         self._row_bytes = (cols + 7) // 8
         self._port: Port | None = None
         self._reader: _Reader | None = None
@@ -163,7 +155,6 @@ class Link:
         self._retry_at = 0.0
         self._backoff = backoff_s[0]
         self._unsure_since: float | None = None
-        self._changed = False  # a change reported in this poll
         self._dropped = False
 
     # -- what the controller uses -----------------------------------------------------------------------
@@ -192,13 +183,6 @@ class Link:
 
     def poll(self, now: float) -> list[tuple[Cell, bool]]:
         self._now = now
-        self._changed = False
-        changes = self._poll(now)
-        if not self._changed:
-            self.confirmed_before = self.heard_at
-        return changes
-
-    def _poll(self, now: float) -> list[tuple[Cell, bool]]:
         if self._port is None:
             if now >= self._retry_at:
                 self._connect(now)
@@ -285,7 +269,6 @@ class Link:
     def _drop(self, now: float, reason: str) -> None:
         """Give the link up: close the port and try again after the backoff, which doubles up to its cap."""
         self.stats.drops += 1
-        self.epoch += 1
         self.problem = f"board link lost: {reason}"
         log.warning("%s; reconnecting in %.2f s", self.problem, self._backoff)
         self.recorder.dump(self.problem)
@@ -333,7 +316,6 @@ class Link:
 
     def _on_hello(self, frame: Frame, now: float) -> None:
         version, rows, cols = frame.body
-        self.epoch += 1
         if version != VERSION or (rows, cols) != (self.rows, self.cols):
             self.problem = (f"board firmware speaks protocol {version}, the host {VERSION}: flash the matching "
                             f"firmware" if version != VERSION else
@@ -350,18 +332,12 @@ class Link:
         self._ask_for_rows(now)
 
     def _update(self, now: float, update: Update) -> list[tuple[Cell, bool]]:
-        if update.fresh:
-            self.heard_at = now  # the board was the host's until this delta came
-        if update.changes and not self._changed:
-            self._changed = True
-            self.confirmed_before = self.heard_at
         if update.how == "copy":
             self.stats.caught_up += 1
         elif update.how == "rows":
             self.stats.lost += 1
             self.recorder.dump("a change was lost on the line, its delta and every copy: board rebuilt from rows")
         if self.board.in_step:
-            self.heard_at = now
             if self.status is not Status.UP:
                 self._in_step()
         elif self.status is Status.UP:

@@ -24,6 +24,7 @@ from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
+REPRESS_S = 3.0  # ROLL pressed and still asked for (the press lost: "Board link lost" was up): press again
 
 
 class TableMisreadError(AssertionError):
@@ -73,6 +74,7 @@ class ScriptedTable(Hands):
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
         self._checked: set[int] = set()
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
+        self._rolled_at = 0.0
 
     # -- deciding what to do ------------------------------------------------------------------------------
 
@@ -96,8 +98,8 @@ class ScriptedTable(Hands):
             self._tidy(flow.game)  # the checklist on the screen: sent pieces off, stacks whole
         elif phase == "roll":
             key = ("roll", flow.seq)
-            if self._acted_on != key:
-                self._acted_on = key
+            if self._acted_on != key or now - self._rolled_at > REPRESS_S:  # nothing happened: press again
+                self._acted_on, self._rolled_at = key, now
                 self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
                 self._press("ROLL", pause=0.3)
         elif phase == "step":
