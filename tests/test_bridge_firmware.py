@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from firmware_bridge import codec
 from firmware_bridge.firmware import pico, wire
 from firmware_bridge.firmware.matrix import PinReader
-from firmware_bridge.firmware.mcu import DELTA_REPEATS, NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
+from firmware_bridge.firmware.mcu import DELTA_REPEATS, GREET_BEATS, NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
 from sim_hardware.clock import FakeClock
 from sim_hardware.mcu import Leds, machine_for
 from sim_hardware.pins import SimBoard
@@ -116,21 +116,24 @@ def test_every_wiring_reads_the_board_as_it_is(size: tuple[int, int], data: st.D
 
 def test_mcu_says_hello_then_sends_a_row_every_10_ms_and_a_delta_per_change_with_its_copies() -> None:
     board, port, _, mcu = _mcu()
+    hello = ("hello", bytes([codec.VERSION, 3, 3]))
     mcu.step(0)
-    assert port.frames == [codec.Frame(codec.HELLO, 0, bytes([codec.VERSION, 3, 3]))]
+    assert [(f.name, f.body) for f in port.frames] == [hello]
     board.place((1, 2))
-    for ms in range(5, 121, 5):
+    for ms in range(5, 201, 5):
         mcu.step(ms)
+    sent = [(f.name, f.body) for f in port.frames[1:]]
+    assert sent.count(hello) == GREET_BEATS  # one with each of the first rows
     body = codec.delta_body(1, [(1, 2, True)])
-    assert [(f.name, f.body) for f in port.frames[1:6]] == [
+    assert [f for f in sent if f != hello][:5] == [
         ("row", codec.row_body(0, 0, 0, 3)),  # at 10 ms
         ("delta", body),  # the third scan, at 15 ms: version 1
         ("row", codec.row_body(1, 1, 1 << 2, 3)),  # at 20 ms
         ("delta_copy", body),  # its first copy
         ("row", codec.row_body(1, 2, 0, 3)),
     ]
-    later = [(f.name, f.body) for f in port.frames[6:] if f.name != "row"]
-    assert later == [("delta_copy", body)] * (DELTA_REPEATS - 1)  # one copy per row, then none
+    copies = [("delta_copy", body)] * DELTA_REPEATS
+    assert [f for f in sent if f[0] not in ("row", "hello")] == [("delta", body), *copies]
     assert [f.seq for f in port.frames] == list(range(len(port.frames)))
 
 

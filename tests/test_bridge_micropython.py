@@ -18,7 +18,7 @@ import micropython_scenario as scenario
 import pytest
 
 from firmware_bridge import codec
-from firmware_bridge.firmware.mcu import DELTA_REPEATS
+from firmware_bridge.firmware.mcu import DELTA_REPEATS, GREET_BEATS
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM_DIR = ROOT / "firmware_bridge" / "mpy_test"
@@ -89,6 +89,8 @@ def test_firmware_under_micropython_reads_a_16x16_shift_register_board(tmp_path:
             assert isinstance(item, codec.Frame), item  # not one damaged frame
             frames.append((int(ms), item))
     assert frames[0] == (0, codec.Frame(codec.HELLO, 0, bytes([codec.VERSION, 16, 16])))
+    hellos = [ms for ms, f in frames if f == codec.Frame(codec.HELLO, f.seq, frames[0][1].body)]
+    assert hellos == [0, *range(10, 10 * GREET_BEATS + 1, 10)]  # and one with each of the first rows
     assert [f.seq for _, f in frames] == [i % 256 for i in range(len(frames))]
 
     # what the script should make of it: a change counts on its third scan; the bounce never does

@@ -3,10 +3,11 @@
 ``Mcu.step(now_ms)`` is called from the firmware's main loop (and from the simulation's clock). Each
 delta frame makes a new board *version*; every frame about the board carries the version it describes.
 One row goes out every ``beat_ms`` (round robin: the heartbeat and a rolling snapshot at once), and the
-latest delta goes out again (``delta_copy``) with each of the next ``DELTA_REPEATS`` rows. Nothing waits for the host: a
-host that lost a delta takes one of its copies, or, having lost them all, sees a version it does not have
-and rebuilds the board from rows of one version -- small frames that a noisy line still carries, whatever
-the matrix size. A ``snapshot_request`` sends every row at once.
+latest delta goes out again (``delta_copy``) with each of the next ``DELTA_REPEATS`` rows, as the hello
+does after boot and after the host's hello. Nothing waits for the host: a host that lost a delta takes one
+of its copies, or, having lost them all, sees a version it does not have and rebuilds the board from rows
+-- small frames that a noisy line still carries, whatever the matrix size. A ``snapshot_request`` sends
+every row at once.
 """
 
 from firmware_bridge.firmware.matrix import Matrix
@@ -28,6 +29,7 @@ from firmware_bridge.firmware.wire import (
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
 MAX_CHANGES = 16  # per delta frame: a short frame survives a noisy line; a bigger scan takes several versions
 DELTA_REPEATS = 8  # copies of the latest delta, one per beat: a lost delta costs one copy, not every row
+GREET_BEATS = 10  # after boot and after the host's hello, a hello with each row: on a noisy line one gets through
 
 NACK_BAD_FRAME = 1
 NACK_UNSUPPORTED = 2
@@ -58,6 +60,7 @@ class Mcu:
         self._next_row = 0
         self._repeat = b""  # the latest delta's body
         self._repeats_left = 0
+        self._greetings_left = 0
         self._started = False
         self._last_scan = 0
         self._last_beat = 0
@@ -83,6 +86,9 @@ class Mcu:
             if self._repeats_left:
                 self._repeats_left -= 1
                 self._send(DELTA_COPY, self._repeat)
+            if self._greetings_left:
+                self._greetings_left -= 1
+                self._send_hello()
 
     def _handle(self, frame: tuple[int, int, bytes] | None) -> None:
         if frame is None:
@@ -109,6 +115,10 @@ class Mcu:
         # ACK and NACK from the host need no answer
 
     def _hello(self) -> None:
+        self._send_hello()
+        self._greetings_left = GREET_BEATS
+
+    def _send_hello(self) -> None:
         self._send(HELLO, bytes([VERSION, self.matrix.nrows, self.matrix.ncols]))
 
     def _send_row(self, r: int) -> None:
