@@ -50,7 +50,6 @@ class LinkGuard:
         self.link = link
         self.source = source
         self.display = display
-        self.dropped = 0  # presses dropped, for the bench and the log
 
     def poll(self, now: float) -> list[Event]:
         events = list(self.source(now))
@@ -61,6 +60,6 @@ class LinkGuard:
             return events
         presses = sum(1 for e in events if isinstance(e, ButtonEvent) and e.kind is Press.PRESS)
         if presses:
-            self.dropped += presses
+            link.stats.presses_dropped += presses
             log.info("board link: %d press(es) dropped, made while the board could not be read", presses)
         return [e for e in events if isinstance(e, CellChanged)]  # none: the link reports no cell while unsure

@@ -26,6 +26,7 @@ from engines.base import GameState
 from engines.hannibal import State
 from engines.registry import games, get_game
 from engines.scipio import State as ScipioState
+from firmware_bridge.link import NOISE_LIMIT
 from hw_config import ConfigError
 
 BOTS = ("random", "heuristic", "mcts")
@@ -50,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
                       help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
     demo.add_argument("--line-noise", type=float, default=0.0,
-                      help="--backend bridge: share of bytes corrupted on the serial line (0..0.5)")
+                      help=f"--backend bridge: share of bytes corrupted on the serial line (0..{NOISE_LIMIT})")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against a bot)")
     play.add_argument("game", choices=[g.name for g in games()])
     play.add_argument("--profile", help="board profile (default: the game's, e.g. hannibal)")
@@ -86,8 +87,9 @@ def check_config(profile: str) -> int:
 def demo(args: argparse.Namespace) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
-    if not 0.0 <= args.line_noise <= 0.5:
-        raise UsageError(f"--line-noise must be between 0 and 0.5, got {args.line_noise}")
+    if not 0.0 <= args.line_noise <= NOISE_LIMIT:
+        raise UsageError(f"--line-noise must be between 0 and {NOISE_LIMIT} (the most the board link is shown to "
+                         f"carry a game through), got {args.line_noise}")
     if args.line_noise and args.backend != "bridge":
         raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
     bridge = args.backend == "bridge"

@@ -47,6 +47,9 @@ log = logging.getLogger("boardkeeper.bridge")
 
 Port = Any  # a pyserial ``Serial`` (or any object with its read/write/in_waiting/close)
 READ_TIMEOUT_S = 0.05  # how long the reader blocks before it looks at its stop flag
+# the largest share of bytes with a bit flipped (both ways) that the link is shown to carry a game through
+# unchanged, as bench.bridge measures it; the demo's --line-noise refuses more
+NOISE_LIMIT = 0.2
 
 
 def serial_opener(url: str, baud: int) -> Callable[[], Port]:
@@ -80,6 +83,7 @@ class Stats:
     retries: int = 0
     drops: int = 0  # times the link was given up (read error, silence, no answer)
     reconnects: int = 0  # times it came back in step after a drop
+    presses_dropped: int = 0  # buttons pressed while the board could not be read (counted by the table's guard)
 
 
 @dataclass
