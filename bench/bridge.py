@@ -323,7 +323,7 @@ def main(argv: list[str]) -> int:
         ok = corrupted_frames(args.frames)
     seeds = tuple(int(s) for s in args.seeds.split(","))
     levels = tuple(float(n) for n in args.noise.split(","))
-    failures = games(seeds, levels, args.moves, workers=os.cpu_count() or 1)
+    failures = games(seeds, levels, args.moves, workers=min(os.cpu_count() or 1, len(seeds) * len(levels)))
     if failures or not ok:
         print(f"FAILED: {len(failures)} of {len(seeds) * len(levels)} games" + ("" if ok else "; the decoder"))
         return 1

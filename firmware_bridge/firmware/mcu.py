@@ -28,7 +28,7 @@ from firmware_bridge.firmware.wire import (
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
 MAX_CHANGES = 16  # per delta frame: a short frame survives a noisy line; a bigger scan takes several versions
-DELTA_REPEATS = 8  # copies of the latest delta, one per beat: a lost delta costs one copy, not every row
+DELTA_REPEATS = 24  # copies of the latest delta, one per beat: a lost delta costs one copy, not every row
 GREET_BEATS = 10  # after boot and after the host's hello, a hello with each row: on a noisy line one gets through
 
 NACK_BAD_FRAME = 1
