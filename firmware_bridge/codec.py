@@ -2,8 +2,10 @@
 
 A frame on the wire is ``COBS(type, seq, body..., crc_hi, crc_lo) 0x00``: COBS removes every zero byte
 from the frame, so 0x00 always means "frame ends" and a receiver that joins a stream mid-frame, or loses
-bytes, resynchronises at the next zero. The CRC is CRC-16/CCITT-FALSE (``binascii.crc_hqx`` seeded with
-0xFFFF) over type, seq and body. Message types and bodies are in ``MESSAGES``; the package README shows
+bytes, resynchronises at the next zero. The CRC is CRC-16/GENIBUS (``binascii.crc_hqx`` seeded with
+0xFFFF, then inverted) over type, seq and body: inverted, because a CRC without it accepts a frame with one
+zero byte more or less at its end (crc(m + crc_hi) is always crc_lo, 0), which COBS makes one flipped or
+lost byte away. Message types and bodies are in ``MESSAGES``; the package README shows
 frames byte by byte.
 
 The board's state travels as a *version* (one byte, counting the MCU's delta frames) with every frame
@@ -60,7 +62,7 @@ class Frame:
 
 
 def crc16(data: bytes) -> int:
-    return binascii.crc_hqx(data, 0xFFFF)
+    return binascii.crc_hqx(data, 0xFFFF) ^ 0xFFFF
 
 
 def cobs_encode(data: bytes) -> bytes:

@@ -1,4 +1,4 @@
-"""The wire format as the firmware speaks it: CRC-16/CCITT-FALSE, COBS and frames.
+"""The wire format as the firmware speaks it: CRC-16/GENIBUS, COBS and frames.
 
 The host's codec uses ``binascii.crc_hqx``, which MicroPython lacks, so the CRC is computed here from a
 table; tests check both sides agree byte for byte.
@@ -39,7 +39,7 @@ def crc16(data: bytes) -> int:
     table = _CRC_TABLE
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
+    return crc ^ 0xFFFF  # CRC-16/GENIBUS: see the host's codec for why inverted
 
 
 def cobs_encode(data: bytes) -> bytes:
