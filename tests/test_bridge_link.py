@@ -113,6 +113,26 @@ def test_silence_means_link_lost_on_the_screen_and_the_game_waits(table: Harness
     assert "Board link lost" not in table.text and "Yellow to move" in table.text
 
 
+def test_a_press_while_the_link_is_lost_does_nothing_and_the_board_is_read_again(table: Harness) -> None:
+    """Issue 11: presses made while "Board link lost" was up were replayed after the reconnect and picked
+    moves nobody made. Now they do nothing; the board moved meanwhile comes with the resync, as it is."""
+    link, mcu = table.hw.link, _mcu(table)
+    table.roll(1, 5)
+    mcu.disconnect()
+    table.run(0.6)
+    assert "Board link lost" in table.text
+    table.lift(12)  # the move, made while the board cannot be read
+    table.place(17)
+    table.press("OK")  # ... and OK for it, and NEXT: neither may reach the game
+    table.press("NEXT")
+    assert table.moves() == ["R1,5"] and link.stats.presses_dropped == 2
+    mcu.plug_in()
+    table.run(2.5)
+    assert link.status is Status.UP and table.phase is Phase.STEP  # the move seen from the board, nothing else
+    assert table.moves() == ["R1,5", "12-17"] and link.stats.presses_dropped == 2
+    assert "Board link lost" not in table.text
+
+
 def test_unplugged_board_is_reconnected_with_backoff(table: Harness) -> None:
     link, mcu = table.hw.link, _mcu(table)
     table.roll(1, 5)
