@@ -43,19 +43,24 @@ class LinkGuard:
     It was made on a board the host could not see, and once the board is read again the position it would
     meet may not be the one it was made for (held presses replayed after a reconnect picked moves nobody
     made). The player sees nothing happen and presses again; the board itself is never lost: its changes
-    come with the resync, as it is.
+    come with the resync, as it is. Meanwhile the game's timers stand still (``EventLoop.pause_timers``): a
+    settle or grace period that ran out on a board the host could not see would judge a stale board (and
+    send the players to put right pieces they had moved correctly).
     """
 
-    def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display) -> None:
+    def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display,
+                 pause_timers: Callable[[bool], None]) -> None:
         self.link = link
         self.source = source
         self.display = display
+        self.pause_timers = pause_timers
 
     def poll(self, now: float) -> list[Event]:
         events = list(self.source(now))
         link = self.link
         trouble = link.in_trouble(now)
         self.display.overlay((WRONG_FIRMWARE if link.status is Status.INCOMPATIBLE else LINK_LOST) if trouble else None)
+        self.pause_timers(not link.sure)
         if link.sure:
             return events
         presses = sum(1 for e in events if isinstance(e, ButtonEvent) and e.kind is Press.PRESS)

@@ -22,13 +22,15 @@ class ReplayingGuard(LinkGuard):
     """The fault as it was: presses made while the host is unsure of the board are held and handed on
     after the resync, where they meet a position they were not made for."""
 
-    def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display) -> None:
-        super().__init__(link, source, display)
+    def __init__(self, link: Link, source: Callable[[float], Iterable[Event]], display: Display,
+                 pause_timers: Callable[[bool], None]) -> None:
+        super().__init__(link, source, display, pause_timers)
         self._held: list[Event] = []
 
     def poll(self, now: float) -> list[Event]:
         events = list(self.source(now))
         self.display.overlay(LINK_LOST if self.link.in_trouble(now) else None)
+        self.pause_timers(not self.link.sure)
         if not self.link.sure:
             self._held += events
             return []
