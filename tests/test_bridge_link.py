@@ -55,22 +55,24 @@ def test_a_board_with_another_protocol_version_is_refused_clearly(tmp_path: Path
 
 
 @pytest.mark.parametrize("lost", ["lift", "place"])
-@pytest.mark.parametrize(("muted_s", "healed_by"), [(0.03, "a copy"), (0.15, "the rows")])
-def test_a_lost_delta_is_healed_by_a_copy_or_by_the_rows(table: Harness, lost: str, muted_s: float,
+@pytest.mark.parametrize(("fault", "seconds", "healed_by"), [("muted", 0.03, "a copy"), ("noise", 0.35, "the rows")])
+def test_a_lost_delta_is_healed_by_a_copy_or_by_the_rows(table: Harness, lost: str, fault: str, seconds: float,
                                                          healed_by: str) -> None:
-    """Muted for 30 ms, the line loses the delta and its first copies, not the later ones; muted for 150 ms
-    (not long enough to be taken for a dead line), every copy is lost and the board is read row by row."""
+    """Muted for 30 ms, the line loses the delta and its first copies, not the later ones; every byte hit
+    for 350 ms (a noisy line, not a dead one: bytes still come), every copy is lost and the board is
+    rebuilt from rows."""
     link, mcu = table.hw.link, _mcu(table)
     table.roll(1, 5)
     table.move(12, 17)
     for action in ("lift", "place"):  # 17-18 with the 1: a lone piece, so both halves are sensed
-        mcu.muted = action == lost  # the MCU reports the change; the line swallows it
+        if action == lost:  # the MCU reports the change; the line swallows it
+            mcu.muted, mcu.noise = fault == "muted", 1.0 if fault == "noise" else 0.0
         if action == "lift":
             table.board.lift(table.cell(17))
         else:
             table.board.place(table.cell(18))
-        table.run(muted_s)
-        mcu.muted = False
+        table.run(seconds)
+        mcu.muted, mcu.noise = False, 0.0
         table.run(0.4)
     assert (link.stats.caught_up, link.stats.lost) == ((1, 0) if healed_by == "a copy" else (0, 1))
     assert link.status is Status.UP and link.stats.drops == 0
@@ -86,7 +88,7 @@ def test_a_damaged_delta_means_a_resync_and_the_flight_recorder_in_the_log(
     table.lift(12)
     mcu.noise = 1.0  # a bit flipped in every byte, both ways, while the MCU reports the piece put down
     table.board.place(table.cell(17))
-    table.run(0.15)  # the delta and all its copies
+    table.run(0.35)  # the delta and all its copies
     mcu.noise = 0.0
     table.run(0.4)
     assert link.stats.damaged >= 1 and link.stats.lost >= 1 and link.status is Status.UP
