@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from controller.stop import StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, games, get_game
+from firmware_bridge.limits import NOISE_LIMIT
 
 log = logging.getLogger("boardkeeper")
 
@@ -65,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
                       help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
     demo.add_argument("--line-noise", type=float, default=0.0,
-                      help="--backend bridge: share of bytes corrupted on the serial line (0..0.5)")
+                      help=f"--backend bridge: share of bytes corrupted on the serial line (0..{NOISE_LIMIT})")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
     play.add_argument("game")
     play.add_argument("--profile", help="board profile (default: GAME, or GAME-sim with --sim)")
@@ -167,8 +168,9 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(f"{info.name} has no simulated table yet: play it with 'boardkeeper play {info.name}'")
     if not 0.0 <= args.mistakes <= 1.0:
         raise UsageError(f"--mistakes must be between 0 and 1, got {args.mistakes}")
-    if not 0.0 <= args.line_noise <= 0.5:
-        raise UsageError(f"--line-noise must be between 0 and 0.5, got {args.line_noise}")
+    if not 0.0 <= args.line_noise <= NOISE_LIMIT:
+        raise UsageError(f"--line-noise must be between 0 and {NOISE_LIMIT} (the most the board link is shown to "
+                         f"carry a game through), got {args.line_noise}")
     if args.line_noise and args.backend != "bridge":
         raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
     bridge = args.backend == "bridge"

@@ -35,6 +35,7 @@ class EventLoop:
         self._generation: dict[str, int] = {}
         self._handler: Handler | None = None
         self._idle: list[Callable[[], None]] = []
+        self._paused_at: float | None = None
         self.ticks = 0
         self.pace: Pace | None = None  # set to slow down while nothing happens (``Inputs.pace``)
         self._wakes = clock if isinstance(clock, Wakes) else None
@@ -57,8 +58,21 @@ class EventLoop:
     def set_timer(self, name: str, delay: float) -> None:
         """(Re)arm the one timer of this name; it fires once as ``TimerFired(name)``. Re-arming or
         cancelling also voids a firing already queued in this tick, so the handler never sees a stale one."""
-        self._timers[name] = self.clock.now() + delay
+        start = self.clock.now() if self._paused_at is None else self._paused_at
+        self._timers[name] = start + delay
         self._generation[name] = self._generation.get(name, 0) + 1
+
+    def pause_timers(self, paused: bool) -> None:
+        """While paused no timer fires and each one's time left stands still: the game waits while the board
+        cannot be read (the serial link to the board's MCU lost or resynchronising), instead of judging a
+        board it cannot see when a settle or grace period runs out."""
+        now = self.clock.now()
+        if paused and self._paused_at is None:
+            self._paused_at = now
+        elif not paused and self._paused_at is not None:
+            shift = now - self._paused_at
+            self._timers = {name: due + shift for name, due in self._timers.items()}
+            self._paused_at = None
 
     def cancel_timer(self, name: str) -> None:
         self._timers.pop(name, None)
@@ -69,7 +83,7 @@ class EventLoop:
         self.ticks += 1
         for source in self._sources:
             self._queue.extend(source(now))
-        if self._timers:
+        if self._timers and self._paused_at is None:
             for name, due in sorted(self._timers.items(), key=lambda kv: kv[1]):
                 if due <= now:
                     del self._timers[name]

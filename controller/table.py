@@ -213,7 +213,7 @@ def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | N
     loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
     loop.pace = inputs.pace
     display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
-    loop.add_source(inputs.poll if link is None else LinkGuard(link, inputs.poll, display).poll)
+    loop.add_source(inputs.poll if link is None else LinkGuard(link, inputs.poll, display, loop.pause_timers).poll)
     loop.after_tick(display.refresh)
     notifier = Notifier(hardware.clock, {} if simulated else None)
 

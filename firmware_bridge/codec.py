@@ -2,9 +2,17 @@
 
 A frame on the wire is ``COBS(type, seq, body..., crc_hi, crc_lo) 0x00``: COBS removes every zero byte
 from the frame, so 0x00 always means "frame ends" and a receiver that joins a stream mid-frame, or loses
-bytes, resynchronises at the next zero. The CRC is CRC-16/CCITT-FALSE (``binascii.crc_hqx`` seeded with
-0xFFFF) over type, seq and body. Message types and bodies are in ``MESSAGES``; the package README shows
+bytes, resynchronises at the next zero. The CRC is CRC-16/GENIBUS (``binascii.crc_hqx`` seeded with
+0xFFFF, then inverted) over type, seq and body: inverted, because a CRC without it accepts a frame with one
+zero byte more or less at its end (crc(m + crc_hi) is always crc_lo, 0), which COBS makes one flipped or
+lost byte away. Message types and bodies are in ``MESSAGES``; the package README shows
 frames byte by byte.
+
+The board's state travels as a *version* (one byte, counting the MCU's delta frames) with every frame
+that speaks of the board: a ``delta`` says "version v is the one before with these cells changed" (a
+``delta_copy`` says it again, later), a ``row`` says "at version v, row r holds these cells". Rows are
+small frames whatever the matrix size (two bytes of cells for 16 columns), so a noisy line still carries
+them, and the host never needs one big frame to learn the whole board.
 
 This is the host's codec. The firmware (``firmware_bridge.firmware.wire``) speaks the same format with
 its own CRC table and COBS, because MicroPython has neither ``binascii.crc_hqx`` nor dataclasses; tests
@@ -16,24 +24,25 @@ from __future__ import annotations
 import binascii
 from dataclasses import dataclass
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 255  # decoded bytes: type + seq + body + crc
 DELIMITER = b"\x00"
 
-HELLO, SNAPSHOT, DELTA, BUTTON, HEARTBEAT, ACK, NACK, LED, DICE, SNAPSHOT_REQUEST = range(1, 11)
+HELLO, ROW, DELTA, BUTTON = 1, 2, 3, 4
+ACK, NACK, LED, DICE, SNAPSHOT_REQUEST, DELTA_COPY = 6, 7, 8, 9, 10, 11  # 5 was protocol 1's heartbeat
 
 # type -> (name, fixed body length or None for "checked by its parser")
 MESSAGES: dict[int, tuple[str, int | None]] = {
     HELLO: ("hello", 3),  # protocol version, rows, cols
-    SNAPSHOT: ("snapshot", None),  # rows, cols, bitmap (row-major, LSB first), ceil(rows*cols/8) bytes
-    DELTA: ("delta", None),  # count, then (row, col, closed) per change
+    ROW: ("row", None),  # board version, row, its cells: bit c = column c, little-endian, ceil(cols/8) bytes
+    DELTA: ("delta", None),  # board version after it, then (row, col, closed) per changed cell
     BUTTON: ("button", 2),  # button id, 1 = pressed / 0 = released
-    HEARTBEAT: ("heartbeat", 4),  # milliseconds since boot, big-endian
     ACK: ("ack", 1),  # the seq acknowledged
     NACK: ("nack", 2),  # the seq refused, reason code
     LED: ("led", 3),  # row, col, on
     DICE: ("dice", 2),  # two dice values to show, 0 = blank
     SNAPSHOT_REQUEST: ("snapshot_request", 0),
+    DELTA_COPY: ("delta_copy", None),  # a delta sent again, the same body: late, so it dates nothing
 }
 
 
@@ -53,7 +62,7 @@ class Frame:
 
 
 def crc16(data: bytes) -> int:
-    return binascii.crc_hqx(data, 0xFFFF)
+    return binascii.crc_hqx(data, 0xFFFF) ^ 0xFFFF
 
 
 def cobs_encode(data: bytes) -> bytes:
@@ -127,11 +136,11 @@ def check_body(kind: int, body: bytes) -> None:
     name, size = MESSAGES[kind]
     if size is not None and len(body) != size:
         raise FrameError(f"{name} body of {len(body)} bytes, expected {size}")
-    if kind == SNAPSHOT and (len(body) < 2 or len(body) != 2 + (body[0] * body[1] + 7) // 8):
-        raise FrameError("snapshot body does not match its rows x cols")
-    if kind == DELTA and (not body or len(body) != 1 + 3 * body[0]
-                          or any(body[i] > 1 for i in range(3, len(body), 3))):
-        raise FrameError("delta body does not match its count")
+    if kind == ROW and len(body) < 3:
+        raise FrameError("row body without its cells")
+    if kind in (DELTA, DELTA_COPY) and (len(body) < 4 or (len(body) - 1) % 3
+                                        or any(body[i] > 1 for i in range(3, len(body), 3))):
+        raise FrameError("delta body is not a version and (row, col, 0/1) triples")
 
 
 class Decoder:
@@ -164,25 +173,23 @@ class Decoder:
 # -- bodies -------------------------------------------------------------------------------------------------
 
 
-def snapshot_body(rows: int, cols: int, closed: set[tuple[int, int]]) -> bytes:
-    bits = bytearray((rows * cols + 7) // 8)
-    for r, c in closed:
-        i = r * cols + c
-        bits[i // 8] |= 1 << (i % 8)
-    return bytes([rows, cols]) + bytes(bits)
+def row_body(version: int, row: int, mask: int, cols: int) -> bytes:
+    """``mask``: bit c set = cell (row, c) closed."""
+    return bytes([version, row]) + mask.to_bytes((cols + 7) // 8, "little")
 
 
-def snapshot_cells(body: bytes) -> set[tuple[int, int]]:
-    rows, cols = body[0], body[1]
-    return {(i // cols, i % cols) for i in range(rows * cols) if body[2 + i // 8] >> (i % 8) & 1}
+def row_fields(body: bytes) -> tuple[int, int, int]:
+    """(board version, row, mask); the link checks the mask's width against its matrix."""
+    return body[0], body[1], int.from_bytes(body[2:], "little")
 
 
-def delta_body(changes: list[tuple[int, int, bool]]) -> bytes:
-    out = bytearray([len(changes)])
+def delta_body(version: int, changes: list[tuple[int, int, bool]]) -> bytes:
+    out = bytearray([version])
     for r, c, closed in changes:
         out += bytes([r, c, 1 if closed else 0])
     return bytes(out)
 
 
-def delta_changes(body: bytes) -> list[tuple[int, int, bool]]:
-    return [(body[i], body[i + 1], body[i + 2] == 1) for i in range(1, len(body), 3)]
+def delta_fields(body: bytes) -> tuple[int, list[tuple[int, int, bool]]]:
+    """(board version after the change, [(row, col, closed), ...])."""
+    return body[0], [(body[i], body[i + 1], body[i + 2] == 1) for i in range(1, len(body), 3)]

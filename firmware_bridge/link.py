@@ -1,14 +1,16 @@
-"""The host's end of the serial link to the board's MCU: handshake, acks and retries, heartbeat, reconnect,
-and resynchronisation by snapshot.
+"""The host's end of the serial link to the board's MCU: handshake, acks and retries, liveness, reconnect,
+and resynchronisation from the board's rows.
 
 A reader thread only moves bytes from the port into a buffer. Everything else happens in ``poll(now)``,
 called from the table's single-consumer loop with the table's clock, so a fake clock drives every timeout
 and a test replays to the tick.
 
-The one rule that keeps a bad line out of the game: after anything that could have lost a frame (a new
-connection, a hello, a sequence gap, a damaged frame) the host is *unsure*, asks for a snapshot and
-ignores deltas until it arrives. The snapshot is diffed against the cells the host last reported, so a
-lost delta becomes the right change a few milliseconds late, never a phantom and never a missed move.
+The rule that keeps a bad line out of the game is the board *version* every MCU frame about the board
+carries (``firmware_bridge.board``): the host's cells move only along versions it can prove, by the next
+delta or one of its copies, or by rows that rebuild the newest version. Until they do, the host is
+*unsure* (``SYNCING``); after ``catch_up_s`` of that it asks for every row at once, and asks again until
+it is in step. So a lost delta becomes the right change a little late, never a phantom and never a missed
+move. A damaged frame alone changes nothing: if it was a delta, the next row says so.
 """
 
 from __future__ import annotations
@@ -22,27 +24,27 @@ from typing import Any
 
 import serial
 
+from firmware_bridge.board import BoardView, Cell, Update
 from firmware_bridge.codec import (
     ACK,
     DELTA,
-    HEARTBEAT,
+    DELTA_COPY,
     HELLO,
     NACK,
-    SNAPSHOT,
+    ROW,
     SNAPSHOT_REQUEST,
     VERSION,
     Decoder,
     Frame,
     FrameError,
-    delta_changes,
+    delta_fields,
     encode,
-    snapshot_cells,
+    row_fields,
 )
 from firmware_bridge.recorder import Recorder
 
 log = logging.getLogger("boardkeeper.bridge")
 
-Cell = tuple[int, int]
 Port = Any  # a pyserial ``Serial`` (or any object with its read/write/in_waiting/close)
 READ_TIMEOUT_S = 0.05  # how long the reader blocks before it looks at its stop flag
 
@@ -60,7 +62,7 @@ def serial_opener(url: str, baud: int) -> Callable[[], Port]:
 class Status(Enum):
     OFFLINE = "offline"  # no port: unplugged, or waiting to reconnect
     CONNECTING = "connecting"  # port open, waiting for the MCU's hello
-    SYNCING = "syncing"  # the host is unsure of the board until a snapshot arrives
+    SYNCING = "syncing"  # the host is unsure of the board until it holds every row of one version
     UP = "up"  # in step: deltas apply
     INCOMPATIBLE = "incompatible"  # the MCU speaks another protocol version or has another matrix
 
@@ -72,17 +74,19 @@ class Stats:
     frames_in: int = 0
     frames_out: int = 0
     damaged: int = 0
-    gaps: int = 0
+    lost: int = 0  # deltas lost on the line with every copy: the board rebuilt from rows
+    caught_up: int = 0  # deltas lost on the line and taken from one of their copies
     resyncs: int = 0
     retries: int = 0
     drops: int = 0  # times the link was given up (read error, silence, no answer)
     reconnects: int = 0  # times it came back in step after a drop
+    presses_dropped: int = 0  # buttons pressed while the board could not be read (counted by the table's guard)
 
 
 @dataclass
 class _Pending:
     frame: Frame
-    reply: int  # the message type that answers it (ACK, or HELLO / SNAPSHOT for those requests)
+    reply: int  # the message type that answers it: ACK, HELLO, or ROW (a snapshot request: the board in step)
     first_sent: float
     sent_at: float
 
@@ -120,21 +124,25 @@ class Link:
     ``((row, col), closed)``; nothing comes while the link is down or unsure."""
 
     def __init__(self, open_port: Callable[[], Port], rows: int, cols: int, *, retry_s: float = 0.1,
-                 give_up_s: float = 1.0, dead_s: float = 0.6, backoff_s: tuple[float, float] = (0.05, 2.0),
-                 grace_s: float = 0.5, recorder: Recorder | None = None) -> None:
+                 give_up_s: float = 5.0, dead_s: float = 0.3, silent_s: float = 5.0, catch_up_s: float = 0.1,
+                 backoff_s: tuple[float, float] = (0.05, 2.0), grace_s: float = 0.5,
+                 recorder: Recorder | None = None) -> None:
         self._open_port = open_port
         self.rows = rows
         self.cols = cols
         self.retry_s = retry_s
-        self.give_up_s = give_up_s  # a command unanswered this long (however often retried): the link is bad
-        self.dead_s = dead_s
+        self.give_up_s = give_up_s  # a command (LED, dice) unacknowledged this long is dropped with a warning
+        self.dead_s = dead_s  # not one byte for this long: the line is dead (the MCU sends a row every 10 ms)
+        self.silent_s = silent_s  # bytes but no valid frame for this long: not our board, or a hopeless line
+        self.catch_up_s = catch_up_s  # unsure this long (no copy of a lost delta came): ask for every row
         self.backoff_s = backoff_s
         self.grace_s = grace_s
         self.recorder = recorder or Recorder()
         self.stats = Stats()
         self.status = Status.OFFLINE
         self.problem = ""  # why the link is not up, for the log and the screen
-        self.closed: set[Cell] = set()  # the cells last reported closed
+        self.board = BoardView(rows, cols)
+        self._row_bytes = (cols + 7) // 8
         self._port: Port | None = None
         self._reader: _Reader | None = None
         self._lock = threading.Lock()
@@ -142,8 +150,8 @@ class Link:
         self._decoder = Decoder()
         self._pending: dict[int, _Pending] = {}
         self._tx_seq = 0
-        self._rx_seq = 0
         self._now = 0.0
+        self._last_byte = 0.0
         self._last_rx = 0.0
         self._retry_at = 0.0
         self._backoff = backoff_s[0]
@@ -159,6 +167,11 @@ class Link:
     @property
     def connected(self) -> bool:
         return self._port is not None
+
+    @property
+    def closed(self) -> set[Cell]:
+        """The cells last reported closed."""
+        return self.board.closed
 
     def in_trouble(self, now: float) -> bool:
         """Unsure for longer than a resync takes, or the link given up: the players must be told, and the
@@ -182,6 +195,8 @@ class Link:
         with self._lock:
             data = bytes(self._inbox)
             self._inbox.clear()
+        if data:
+            self._last_byte = now
         changes: list[tuple[Cell, bool]] = []
         for item in self._decoder.feed(data):
             if isinstance(item, FrameError):
@@ -190,16 +205,23 @@ class Link:
                 changes += self._receive(item, now)
             if self._port is None:
                 return changes
+        if self.status is Status.SYNCING and self._unsure_since is not None \
+                and now - self._unsure_since >= self.catch_up_s:
+            self._ask_for_rows(now)
         self._retry(now)
-        if self._port is not None and now - self._last_rx >= self.dead_s:
-            self._drop(now, f"no frame from the board for {now - self._last_rx:.1f} s")
+        if self._port is None:
+            return changes
+        if now - self._last_byte >= self.dead_s:
+            self._drop(now, f"nothing from the board for {now - self._last_byte:.1f} s")
+        elif now - self._last_rx >= self.silent_s:
+            self._drop(now, f"no valid frame from the board for {now - self._last_rx:.1f} s")
         elif self.status is Status.INCOMPATIBLE and now >= self._retry_at:
             self._hello(now)  # a reflashed board answers right
         return changes
 
     @property
     def unanswered(self) -> int:
-        """Commands sent and not yet answered (each is retried until it is, or the link is given up)."""
+        """Commands sent and not yet answered (each is retried until it is, or given up)."""
         return len(self._pending)
 
     def send(self, kind: int, body: bytes) -> int:
@@ -229,7 +251,7 @@ class Link:
         self._inbox.clear()
         self._decoder = Decoder()
         self._pending.clear()
-        self._last_rx = now
+        self._last_byte = self._last_rx = now
         self.status = Status.CONNECTING
         self._reader = _Reader(port, self._sink)
         self._reader.start()
@@ -272,22 +294,24 @@ class Link:
             return []
         if self.status not in (Status.SYNCING, Status.UP):
             return []  # nothing counts before a good hello
-        if frame.seq == self._rx_seq:
-            return []  # the same frame twice (duplicated bytes): already handled
-        expected = (self._rx_seq + 1) % 256
-        self._rx_seq = frame.seq
-        if frame.seq != expected and frame.type != SNAPSHOT:  # a snapshot heals a gap by itself
-            self.stats.gaps += 1
-            self._resync(now, f"sequence gap: {expected} expected, {frame.seq} came")
-        if frame.type == SNAPSHOT:
-            return self._on_snapshot(frame, now)
-        if frame.type == DELTA:
-            return self._on_delta(frame, now) if self.sure else []
+        if frame.type == ROW:
+            version, row, mask = row_fields(frame.body)
+            if row >= self.rows or len(frame.body) != 2 + self._row_bytes or mask >> self.cols:
+                self._damaged(now, f"row {row} of {len(frame.body) - 2} bytes does not fit a {self.rows}x{self.cols} "
+                                   f"matrix")
+                return []
+            return self._update(now, self.board.row(version, row, mask))
+        if frame.type in (DELTA, DELTA_COPY):
+            version, cells = delta_fields(frame.body)
+            if any(r >= self.rows or c >= self.cols for r, c, _ in cells):
+                self._damaged(now, f"{frame.name} names a cell outside the {self.rows}x{self.cols} matrix")
+                return []
+            return self._update(now, self.board.delta(version, cells, copy=frame.type == DELTA_COPY))
         if frame.type == ACK:
             self._answered(frame.body[0], ACK)
         elif frame.type == NACK:
             self._on_nack(frame, now)
-        elif frame.type != HEARTBEAT:
+        else:
             self.recorder.note(now, "--", f"unexpected {frame.name} from the board, ignored")
         return []
 
@@ -303,40 +327,33 @@ class Link:
             self._pending.clear()
             self._retry_at = now + 5.0
             return
-        for seq in [s for s, p in self._pending.items() if p.reply == HELLO]:
-            del self._pending[seq]
-        self._rx_seq = frame.seq
-        self.status = Status.SYNCING
-        self._resync(now, "hello")
+        self._answered(None, HELLO)
+        self.board.forget()  # a hello may be a rebooted MCU, whose versions start again
+        self._unsure(now, "hello")
+        self._ask_for_rows(now)
 
-    def _on_snapshot(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
-        if (frame.body[0], frame.body[1]) != (self.rows, self.cols):
-            self._damaged(now, f"snapshot of a {frame.body[0]}x{frame.body[1]} matrix")
-            return []
-        cells = snapshot_cells(frame.body)
-        changes = [(c, False) for c in sorted(self.closed - cells)] + [(c, True) for c in sorted(cells - self.closed)]
-        self.closed = cells
-        self._answered(None, SNAPSHOT)
-        if self.status is Status.SYNCING:
-            self.status = Status.UP
-            self._unsure_since = None
-            self._backoff = self.backoff_s[0]
-            if self._dropped:
-                self._dropped = False
-                self.stats.reconnects += 1
-                log.warning("board link back: in step again")
-        return changes  # lifts first, then places: the order a hand moves a piece
+    def _update(self, now: float, update: Update) -> list[tuple[Cell, bool]]:
+        if update.how == "copy":
+            self.stats.caught_up += 1
+        elif update.how == "rows":
+            self.stats.lost += 1
+            self.recorder.dump("a change was lost on the line, its delta and every copy: board rebuilt from rows")
+        if self.board.in_step:
+            if self.status is not Status.UP:
+                self._in_step()
+        elif self.status is Status.UP:
+            self._unsure(now, f"version {self.board.newest} heard, the host's board is {self.board.version}")
+        return update.changes
 
-    def _on_delta(self, frame: Frame, now: float) -> list[tuple[Cell, bool]]:
-        changes: list[tuple[Cell, bool]] = []
-        for r, c, closed in delta_changes(frame.body):
-            if r >= self.rows or c >= self.cols:
-                self._damaged(now, f"delta names cell ({r}, {c}) outside the matrix")
-                return changes
-            if closed != ((r, c) in self.closed):
-                (self.closed.add if closed else self.closed.discard)((r, c))
-                changes.append(((r, c), closed))
-        return changes
+    def _in_step(self) -> None:
+        self._answered(None, ROW)
+        self.status = Status.UP
+        self._unsure_since = None
+        self._backoff = self.backoff_s[0]
+        if self._dropped:
+            self._dropped = False
+            self.stats.reconnects += 1
+            log.warning("board link back: in step again")
 
     def _on_nack(self, frame: Frame, now: float) -> None:
         seq, reason = frame.body
@@ -349,22 +366,23 @@ class Link:
             item.sent_at = now - self.retry_s
 
     def _damaged(self, now: float, reason: str) -> None:
+        """Counted and recorded, nothing more: whether it was a delta, the next row's version tells."""
         self.stats.damaged += 1
         self.recorder.note(now, "in", f"damaged: {reason}")
-        self.recorder.dump(f"damaged frame ({reason})")
-        self._resync(now, "damaged frame")
 
-    def _resync(self, now: float, reason: str) -> None:
-        """Unsure from here until a snapshot: ask for one (unless a request is already out)."""
+    def _unsure(self, now: float, reason: str) -> None:
+        """Not in step with the board: no change is reported until its versions say where it is."""
         if self.status is Status.UP:
-            self.status = Status.SYNCING
             self.stats.resyncs += 1
-        if self.status is not Status.SYNCING:
-            return
+        self.status = Status.SYNCING
         self._become_unsure(now)
-        self.recorder.note(now, "--", f"resync: {reason}")
-        if not any(p.reply == SNAPSHOT for p in self._pending.values()):
-            self._send(SNAPSHOT_REQUEST, b"", SNAPSHOT)
+        self.recorder.note(now, "--", f"unsure: {reason}")
+
+    def _ask_for_rows(self, now: float) -> None:
+        """Every row at once, asked again each ``retry_s`` until the board is in step (the rows sent every
+        10 ms fill in whatever a noisy line loses meanwhile)."""
+        if not any(p.reply == ROW for p in self._pending.values()):
+            self._send(SNAPSHOT_REQUEST, b"", ROW)
 
     # -- frames out -------------------------------------------------------------------------------------
 
@@ -394,12 +412,16 @@ class Link:
             del self._pending[s]
 
     def _retry(self, now: float) -> None:
-        for item in list(self._pending.values()):
+        """Every request again each ``retry_s`` until answered: the hello and the snapshot request for as long
+        as the board is there (a noisy line takes its time), a command until ``give_up_s``."""
+        for seq, item in list(self._pending.items()):
             if now - item.sent_at < self.retry_s - 1e-9:
                 continue
-            if now - item.first_sent >= self.give_up_s - 1e-9:
-                self._drop(now, f"no answer to {item.frame.name} for {now - item.first_sent:.1f} s")
-                return
+            if item.reply == ACK and now - item.first_sent >= self.give_up_s - 1e-9:
+                del self._pending[seq]
+                log.warning("board did not acknowledge %s seq %d in %.1f s: given up", item.frame.name, seq,
+                            now - item.first_sent)
+                continue
             item.sent_at = now
             self.stats.retries += 1
             self._write(item.frame)

@@ -1,5 +1,6 @@
 """The board's microcontroller, simulated: the real firmware (``firmware_bridge.firmware``) on the far end
-of a pty, with a stand-in for MicroPython's ``machine`` module wired to the simulated magnets.
+of a pty, with a stand-in for MicroPython's ``machine`` module wired to the simulated magnets directly or
+through the shift registers of a 16x16 board (``sim_hardware.parts``), as the firmware wires that size.
 
 The MCU is stepped by the simulated clock (every 5 ms of simulated time), not by a thread, so a run
 replays exactly. The host's side is the real one: its reader thread reads the pty like a serial port.
@@ -26,52 +27,23 @@ from firmware_bridge.firmware import pico
 from firmware_bridge.firmware.mcu import Mcu
 from firmware_bridge.link import Link
 from sim_hardware.clock import FakeClock
+from sim_hardware.parts import DirectWiring, ShiftWiring, Wiring, pin_class
 from sim_hardware.pins import SimBoard
 
 STEP_S = 0.005
 SYNC_TIMEOUT_S = 2.0  # real seconds a step waits for the host's reader before it goes on regardless
 
 
-class StandInPin:
-    """``machine.Pin`` as the firmware uses it: ``init(mode, pull, value=)`` and ``value()``, on the
-    simulated matrix (a row driven low closes its cells onto the columns, as on the real board)."""
-
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    board: SimBoard  # set on the per-board subclass ``machine_for`` makes
-
-    def __init__(self, number: int, mode: int = -1, pull: int = -1) -> None:
-        self.number = number
-        self.mode = self.IN
-        self.level = 1
-        self.init(mode, pull)
-
-    def init(self, mode: int = -1, pull: int = -1, value: int | None = None) -> None:
-        if mode != -1:
-            self.mode = mode
-        if value is not None:
-            self.level = value
-        row = self.board.row_of.get(self.number)
-        if row is not None:
-            if self.mode == self.OUT and not self.level:
-                self.board.low_rows.add(row)
-            else:
-                self.board.low_rows.discard(row)
-
-    def value(self, level: int | None = None) -> int:
-        if level is not None:
-            self.init(value=level)
-        col = self.board.col_of.get(self.number)
-        if self.mode == self.IN and col is not None:
-            return 0 if self.board.column_low(col) else 1
-        return self.level
-
-
-def machine_for(board: SimBoard) -> ModuleType:
-    """A ``machine`` module whose pins belong to ``board``."""
+def machine_for(board: SimBoard, rows: int, cols: int) -> ModuleType:
+    """A ``machine`` module whose pins reach ``board`` the way the Pico's firmware wires a matrix of that
+    size: straight to its own pins, or through the shift registers."""
+    if pico.direct(rows, cols):
+        pins = pico.FREE_PINS
+        wiring: Wiring = DirectWiring(board, list(pins[:rows]), list(pins[rows:rows + cols]))
+    else:
+        wiring = ShiftWiring(board, pico.SHIFT_PINS, rows, cols)
     module = ModuleType("machine", "stand-in for MicroPython's machine module (simulated table)")
-    module.Pin = type("Pin", (StandInPin,), {"board": board})  # type: ignore[attr-defined]
+    module.Pin = pin_class(wiring)  # type: ignore[attr-defined]
     return module
 
 
@@ -127,8 +99,8 @@ class SimMcu:
         os.set_blocking(self._master, False)
         self.path = os.ttyname(self._slave)
         self.port = _UartBuffer()
-        self.mcu: Mcu = pico.build(machine_for(self.board), self.port, tuple(self.board.row_of),
-                                   tuple(self.board.col_of), self.leds)
+        rows, cols = len(self.board.row_of), len(self.board.col_of)
+        self.mcu: Mcu = pico.build(machine_for(self.board, rows, cols), self.port, rows, cols, self.leds)
         self.boots += 1
         self._host_out = self.link.stats.bytes_out if self.link is not None else 0
 

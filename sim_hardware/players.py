@@ -24,6 +24,7 @@ from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
+REPRESS_S = 3.0  # ROLL pressed and still asked for (the press lost: "Board link lost" was up): press again
 
 
 class TableMisreadError(AssertionError):
@@ -76,6 +77,7 @@ class ScriptedTable(Hands):
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
         self._checked: set[int] = set()
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
+        self._rolled_at = 0.0
 
     # -- deciding what to do ------------------------------------------------------------------------------
 
@@ -99,8 +101,9 @@ class ScriptedTable(Hands):
             self._tidy(flow.game)  # the checklist on the screen: sent pieces off, stacks whole
         elif phase == "roll":
             key = ("roll", flow.seq)
-            if self._acted_on != key or "before rolling" in flow.notice:  # refused for a board since put right
-                self._acted_on = key
+            # again if the table refused it for a board since put right, or nothing happened (a press lost)
+            if self._acted_on != key or "before rolling" in flow.notice or now - self._rolled_at > REPRESS_S:
+                self._acted_on, self._rolled_at = key, now
                 self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
                 self._press("ROLL", pause=0.3)
         elif phase == "step":

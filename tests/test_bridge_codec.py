@@ -11,7 +11,7 @@ from firmware_bridge.codec import (
     DELTA,
     HELLO,
     MESSAGES,
-    SNAPSHOT,
+    ROW,
     SNAPSHOT_REQUEST,
     Decoder,
     Frame,
@@ -20,17 +20,19 @@ from firmware_bridge.codec import (
     crc16,
     decode,
     delta_body,
-    delta_changes,
+    delta_fields,
     encode,
-    snapshot_body,
-    snapshot_cells,
+    row_body,
+    row_fields,
 )
 
 
 @pytest.mark.parametrize(("frame", "wire"), [
-    (Frame(HELLO, 0, bytes([1, 7, 7])), "02 01 06 01 07 07 65 1d 00"),
-    (Frame(DELTA, 5, delta_body([(2, 3, True)])), "09 03 05 01 02 03 01 be 01 00"),
-    (Frame(SNAPSHOT_REQUEST, 9, b""), "05 0a 09 63 ed 00"),
+    (Frame(HELLO, 0, bytes([2, 7, 7])), "02 01 06 02 07 07 c3 b2 00"),
+    (Frame(DELTA, 5, delta_body(1, [(2, 3, True)])), "09 03 05 01 02 03 01 41 fe 00"),
+    (Frame(ROW, 7, row_body(1, 2, 1 << 3, 7)), "08 02 07 01 02 08 2b 07 00"),
+    (Frame(ROW, 8, row_body(1, 15, 1 << 15 | 1, 16)), "09 02 08 01 0f 01 80 80 be 00"),
+    (Frame(SNAPSHOT_REQUEST, 9, b""), "05 0a 09 9c 12 00"),
 ])
 def test_documented_frames_byte_by_byte(frame: Frame, wire: str) -> None:
     assert encode(frame).hex(" ") == wire
@@ -44,18 +46,34 @@ def test_cobs_known_vectors() -> None:
     assert cobs_encode(bytes(range(1, 255))) == b"\xff" + bytes(range(1, 255)) + b"\x01"
 
 
-def test_crc_is_ccitt_false() -> None:
-    assert crc16(b"123456789") == 0x29B1
+def test_crc_is_genibus() -> None:
+    assert crc16(b"123456789") == 0xD64E
 
 
-def test_snapshot_and_delta_bodies_round_trip() -> None:
-    closed = {(0, 0), (6, 6), (3, 5)}
-    assert snapshot_cells(snapshot_body(7, 7, closed)) == closed
-    assert delta_changes(delta_body([(1, 2, True), (3, 4, False)])) == [(1, 2, True), (3, 4, False)]
+@given(st.sampled_from(sorted(MESSAGES)), st.integers(0, 255), st.binary(min_size=3, max_size=30))
+def test_one_zero_byte_more_or_less_at_the_end_is_caught(kind: int, seq: int, body: bytes) -> None:
+    """With CCITT-FALSE (not inverted) m + crc + 00 always passed as m + crc_hi, and m + crc without its last
+    byte passed whenever that byte was 00: one flipped COBS code away on the wire."""
+    raw = bytes([kind, seq]) + body
+    crc = crc16(raw)
+    framed = raw + bytes([crc >> 8, crc & 0xFF])
+    for damaged in (framed + b"\x00", framed[:-1]):
+        if len(damaged) >= 4:
+            payload, got = damaged[:-2], damaged[-2] << 8 | damaged[-1]
+            assert crc16(payload) != got
 
 
-@pytest.mark.parametrize(("kind", "body"), [(HELLO, b"\x01\x07"), (BUTTON, b"\x01"), (SNAPSHOT, b"\x07\x07\x00"),
-                                            (DELTA, b"\x02\x01\x01\x01")])
+@given(st.integers(0, 255), st.integers(0, 255), st.integers(1, 255), st.data())
+def test_row_and_delta_bodies_round_trip(version: int, row: int, cols: int, data: st.DataObject) -> None:
+    mask = data.draw(st.integers(0, (1 << cols) - 1))
+    body = row_body(version, row, mask, cols)
+    assert len(body) == 2 + (cols + 7) // 8 and row_fields(body) == (version, row, mask)
+    changes = [(1, 2, True), (15, 15, False)]
+    assert delta_fields(delta_body(version, changes)) == (version, changes)
+
+
+@pytest.mark.parametrize(("kind", "body"), [(HELLO, b"\x01\x07"), (BUTTON, b"\x01"), (ROW, b"\x07\x07"),
+                                            (DELTA, b"\x02\x01\x01"), (DELTA, b"\x02\x01\x01\x02")])
 def test_wrong_body_lengths_are_refused(kind: int, body: bytes) -> None:
     raw = bytes([kind, 1]) + body
     crc = crc16(raw)

@@ -12,6 +12,7 @@ from controller.cli import main
 from controller.demo import run_demo
 from controller.journal import read, replay
 from controller.table import Table
+from firmware_bridge.limits import NOISE_LIMIT
 from sim_hardware.mcu import SimMcu
 
 
@@ -63,8 +64,10 @@ def test_a_cable_pulled_mid_game_is_survived(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--backend", "bridge", "--line-noise", "0.6"], "--line-noise must be between 0 and 0.5, got 0.6"),
-    (["--backend", "bridge", "--line-noise", "-0.1"], "--line-noise must be between 0 and 0.5, got -0.1"),
+    (["--backend", "bridge", "--line-noise", "0.21"], f"--line-noise must be between 0 and {NOISE_LIMIT} (the most "
+                                                      "the board link is shown to carry a game through), got 0.21"),
+    (["--backend", "bridge", "--line-noise", "0.5"], f"--line-noise must be between 0 and {NOISE_LIMIT}"),
+    (["--backend", "bridge", "--line-noise", "-0.1"], f"--line-noise must be between 0 and {NOISE_LIMIT}"),
     (["--line-noise", "0.1"], "--line-noise is for --backend bridge"),
 ])
 def test_bad_line_noise_is_one_line_and_exit_2(argv: list[str], message: str,

@@ -1,26 +1,26 @@
 """The MCU firmware under CPython: its own CRC and COBS agree with the host's codec byte for byte, the
-matrix debounces as the direct scanner does, and the protocol answers the host."""
+matrix debounces as the direct scanner does and reads the board through either wiring, and the protocol
+answers the host."""
 
 from __future__ import annotations
 
 import binascii
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import codec
 from firmware_bridge.firmware import pico, wire
-from firmware_bridge.firmware.mcu import NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
+from firmware_bridge.firmware.matrix import PinReader
+from firmware_bridge.firmware.mcu import DELTA_REPEATS, GREET_BEATS, NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
 from sim_hardware.clock import FakeClock
 from sim_hardware.mcu import Leds, machine_for
 from sim_hardware.pins import SimBoard
 
-ROWS, COLS = (5, 6, 13), (21, 12, 25)
-
 
 @given(st.binary(max_size=300))
-def test_firmware_crc_is_crc_hqx_seeded_with_ffff(data: bytes) -> None:
-    assert wire.crc16(data) == binascii.crc_hqx(data, 0xFFFF) == codec.crc16(data)
+def test_firmware_crc_is_crc_hqx_seeded_with_ffff_inverted(data: bytes) -> None:
+    assert wire.crc16(data) == binascii.crc_hqx(data, 0xFFFF) ^ 0xFFFF == codec.crc16(data)
 
 
 @given(st.binary(max_size=600))
@@ -70,16 +70,20 @@ class _Port:
         self.frames += [f for f in self.sent.feed(data) if isinstance(f, codec.Frame)]
 
 
-def _mcu() -> tuple[SimBoard, _Port, Leds, Mcu]:
-    board = SimBoard(ROWS, COLS, FakeClock())
+def _mcu(rows: int = 3, cols: int = 3) -> tuple[SimBoard, _Port, Leds, Mcu]:
+    board = SimBoard(range(rows), range(cols), FakeClock())
     port, leds = _Port(), Leds()
-    return board, port, leds, pico.build(machine_for(board), port, ROWS, COLS, leds)
+    return board, port, leds, pico.build(machine_for(board, rows, cols), port, rows, cols, leds)
+
+
+def _masks(cells: set[tuple[int, int]], rows: int) -> list[int]:
+    return [sum(1 << c for r, c in cells if r == row) for row in range(rows)]
 
 
 def test_debounce_counts_three_scans_and_ignores_a_short_bounce() -> None:
-    board = SimBoard(ROWS, COLS, FakeClock())
+    board = SimBoard(range(3), range(3), FakeClock())
     board.place((0, 1))
-    matrix = pico.build(machine_for(board), _Port(), ROWS, COLS).matrix
+    matrix = pico.build(machine_for(board, 3, 3), _Port(), 3, 3).matrix
     assert matrix.scan() == []  # what is on the board at boot is the state, not a change
     board.place((2, 2))
     assert matrix.scan() == [] and matrix.scan() == []
@@ -88,26 +92,55 @@ def test_debounce_counts_three_scans_and_ignores_a_short_bounce() -> None:
     assert matrix.scan() == [] and matrix.scan() == []
     board.place((2, 2))  # back before the third scan: a bounce
     assert [matrix.scan() for _ in range(5)] == [[]] * 5
-    assert matrix.bitmap() == codec.snapshot_body(3, 3, {(0, 1), (2, 2)})[2:]
+    assert matrix.stable == _masks({(0, 1), (2, 2)}, 3)
 
 
-def test_mcu_says_hello_with_version_and_size_then_reports_deltas_and_heartbeats() -> None:
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(7, 7), (8, 8), (16, 16), (12, 9)]), st.data())
+def test_every_wiring_reads_the_board_as_it_is(size: tuple[int, int], data: st.DataObject) -> None:
+    """Direct pins for the sizes that fit beside the UART, the 74HC595/74HC165 chains beyond (16x16, and a
+    12x9 board that leaves inputs and outputs of its second chips unused)."""
+    rows, cols = size
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), max_size=40))
+    board = SimBoard(range(rows), range(cols), FakeClock())
+    for cell in cells:
+        board.place(cell)
+    matrix = pico.build(machine_for(board, rows, cols), _Port(), rows, cols).matrix
+    assert isinstance(matrix.reader, PinReader) == pico.direct(rows, cols) == (rows + cols <= 23)
+    assert matrix.stable == _masks(cells, rows)
+    assert board.low_rows == set()  # between scans no row is driven
+    moved = data.draw(st.sampled_from(sorted(cells))) if cells else (rows - 1, cols - 1)
+    (board.lift if moved in cells else board.place)(moved)
+    assert [matrix.scan() for _ in range(3)] == [[], [], [(*moved, moved not in cells)]]
+
+
+def test_mcu_says_hello_then_sends_a_row_every_10_ms_and_a_delta_per_change_with_its_copies() -> None:
     board, port, _, mcu = _mcu()
+    hello = ("hello", bytes([codec.VERSION, 3, 3]))
     mcu.step(0)
-    assert port.frames == [codec.Frame(codec.HELLO, 0, bytes([codec.VERSION, 3, 3]))]
+    assert [(f.name, f.body) for f in port.frames] == [hello]
     board.place((1, 2))
-    for ms in range(5, 101, 5):
+    for ms in range(5, 401, 5):
         mcu.step(ms)
-    kinds = [f.type for f in port.frames]
-    assert kinds == [codec.HELLO, codec.DELTA, codec.HEARTBEAT]
-    assert codec.delta_changes(port.frames[1].body) == [(1, 2, True)]
-    assert [f.seq for f in port.frames] == [0, 1, 2]
-    assert int.from_bytes(port.frames[2].body, "big") == 100
+    sent = [(f.name, f.body) for f in port.frames[1:]]
+    assert sent.count(hello) == GREET_BEATS  # one with each of the first rows
+    body = codec.delta_body(1, [(1, 2, True)])
+    assert [f for f in sent if f != hello][:5] == [
+        ("row", codec.row_body(0, 0, 0, 3)),  # at 10 ms
+        ("delta", body),  # the third scan, at 15 ms: version 1
+        ("row", codec.row_body(1, 1, 1 << 2, 3)),  # at 20 ms
+        ("delta_copy", body),  # its first copy
+        ("row", codec.row_body(1, 2, 0, 3)),
+    ]
+    copies = [("delta_copy", body)] * DELTA_REPEATS
+    assert [f for f in sent if f[0] not in ("row", "hello")] == [("delta", body), *copies]
+    assert [f.seq for f in port.frames] == list(range(len(port.frames)))
 
 
 def test_mcu_answers_the_host() -> None:
     board, port, leds, mcu = _mcu()
     board.place((0, 0))
+    mcu.beat_ms = 1000  # no row of the carousel among the answers
     for ms in (0, 5, 10, 15):
         mcu.step(ms)
     assert [f.type for f in port.frames] == [codec.HELLO, codec.DELTA]
@@ -123,7 +156,9 @@ def test_mcu_answers_the_host() -> None:
     mcu.step(16)
     replies = [(f.type, f.body) for f in port.frames[2:]]
     assert replies == [
-        (codec.SNAPSHOT, codec.snapshot_body(3, 3, {(0, 0)})),
+        (codec.ROW, codec.row_body(1, 0, 1, 3)),  # every row at once, of the version after the delta
+        (codec.ROW, codec.row_body(1, 1, 0, 3)),
+        (codec.ROW, codec.row_body(1, 2, 0, 3)),
         (codec.ACK, bytes([2])),
         (codec.NACK, bytes([3, NACK_UNSUPPORTED])),
         (codec.NACK, bytes([4, NACK_BAD_FRAME])),  # refused as the seq that should have come

@@ -1,25 +1,24 @@
-"""The wire format as the firmware speaks it: CRC-16/CCITT-FALSE, COBS and frames.
+"""The wire format as the firmware speaks it: CRC-16/GENIBUS, COBS and frames.
 
 The host's codec uses ``binascii.crc_hqx``, which MicroPython lacks, so the CRC is computed here from a
 table; tests check both sides agree byte for byte.
 """
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 255
 
 HELLO = 1
-SNAPSHOT = 2
+ROW = 2
 DELTA = 3
-BUTTON = 4
-HEARTBEAT = 5
 ACK = 6
 NACK = 7
 LED = 8
 DICE = 9
 SNAPSHOT_REQUEST = 10
+DELTA_COPY = 11
 
 # body length of each message the firmware accepts from the host; anything else is refused
-HOST_BODIES = {HELLO: 3, HEARTBEAT: 4, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}
+HOST_BODIES = {HELLO: 3, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}
 
 
 def _table() -> list[int]:
@@ -40,7 +39,7 @@ def crc16(data: bytes) -> int:
     table = _CRC_TABLE
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
+    return crc ^ 0xFFFF  # CRC-16/GENIBUS: see the host's codec for why inverted
 
 
 def cobs_encode(data: bytes) -> bytes:
