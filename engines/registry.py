@@ -153,6 +153,7 @@ register(
         screen="controller.flows.hannibal_screens:position_screen",
         scripted="sim_hardware.players:ScriptedTable",
         profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
+        printable="controller.printable.hannibal:draw",
     )
 )
 
@@ -234,5 +235,6 @@ register(
         buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.cannonball.heuristic:evaluate",
         candidates="engines.cannonball.heuristic:candidates",
+        printable="controller.printable.cannonball:draw",
     )
 )
