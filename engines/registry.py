@@ -235,6 +235,11 @@ register(
         buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.cannonball.heuristic:evaluate",
         candidates="engines.cannonball.heuristic:candidates",
+        flow="controller.flows.cannonball:create",
+        screen="controller.flows.cannonball_screens:position_screen",
+        scripted="sim_hardware.cannonball_players:ScriptedCannonballTable",
+        profiles=("cannonball", "cannonball-sim"),
         printable="controller.printable.cannonball:draw",
+        demo_options={"turn_limit": 300},  # a bot game ends: the share decided within 300 turns is high
     )
 )
