@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from engines.base import Move
@@ -143,8 +144,8 @@ class ScriptedCannonballTable(Hands):
         for loc, cell in self.cells.items():
             have = self.board.count(cell)
             if have and loc not in want:
-                self._act(0.1, lambda c=cell: self.board.lift(c))
+                self._act(0.1, partial(self.board.lift, cell))
                 return
             if not have and loc in want:
-                self._act(0.1, lambda c=cell: self.board.place(c))
+                self._act(0.1, partial(self.board.place, cell))
                 return

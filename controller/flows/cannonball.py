@@ -318,8 +318,9 @@ class CannonballFlow:
         if self.state is Phase.SETUP:
             state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
             return Screen("Set up the board", (*notice, *state), footer="Cannon Ball")
-        if self.state is Phase.FIXUP:
-            return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
+        if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
+            title = f"After {self.last_step}:" if self.referee.restoring else "Fix the board"
+            return Screen(title, (*notice, *self.fixups), footer="then play on")
         if self.state in (Phase.MENU, Phase.CHOOSE):
             who = NAMES[g.players[g.to_move]]
             title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")
