@@ -36,7 +36,10 @@ from engines.base import GameState, Move
 from engines.cannonball import BOX_NAMES, GATES, SITES, State
 from engines.cannonball.board import GATE_OWNER
 from engines.cannonball.movelist import MoveList
-from engines.cannonball.moves import END, Blew, CannonMove, GateMove, Step, Tnt
+from engines.cannonball.moves import END, Blew, CannonMove, GateMove, Spin, Step, Tnt
+
+SPINNER_FRAMES = 10  # the pointer passes this many numbers before it stops on the one drawn
+SPINNER_S = 0.08  # each for this long
 
 
 class Phase(Enum):
@@ -139,6 +142,7 @@ class CannonballFlow:
         self.selected = 0
         self.notice = ""
         self.last_step = ""
+        self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
         self.redraw()
 
     # -- what the Flow protocol reads --------------------------------------------------------------------
@@ -177,7 +181,9 @@ class CannonballFlow:
             if event.kind is Press.PRESS:
                 self._button(event.button)
         elif isinstance(event, TimerFired):
-            if event.name == "quiet" or (event.name == "settle" and self.referee.last_placed):
+            if event.name == "spinner":
+                self._spinner_frame()
+            elif event.name == "quiet" or (event.name == "settle" and self.referee.last_placed):
                 self._judge(placed=False, settled=True)
         elif isinstance(event, Fault):
             self.notice = event.message
@@ -292,11 +298,14 @@ class CannonballFlow:
             self.notice = e.notice
             self.redraw()
             return
-        was_chance = self.game.is_chance()
         self.game = after
         self.last_step = str(move)
         self.referee.new_position()
-        self.notice = f"{NAMES[player]} spun {move}" if was_chance else ""
+        self.notice = ""
+        if isinstance(move, Spin):
+            self.notice = f"{NAMES[player]} spun {move.number}"
+            self.spinner = spinner_frames(NAMES[player], move.number)
+            self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
         self._settle()
         fixups = self.referee.follow()
@@ -310,7 +319,15 @@ class CannonballFlow:
     # -- screens ------------------------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        self.display.show(self.screen())
+        if not self.spinner:  # the spinner's last frame shows the position's screen
+            self.display.show(self.screen())
+
+    def _spinner_frame(self) -> None:
+        self.display.show(self.spinner.pop(0), hold=not self.spinner)
+        if self.spinner:
+            self.loop.set_timer("spinner", SPINNER_S)
+        else:
+            self.redraw()
 
     def screen(self) -> Screen:
         g = self.game
@@ -327,6 +344,18 @@ class CannonballFlow:
             return Screen(title, tuple(str(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK" + (", BACK" if self.state is Phase.CHOOSE else ""))
         return position_screen(g, self.notice, self.last_step)
+
+
+def spinner_frames(who: str, number: int) -> list[Screen]:
+    """The Fort Commander turning on the OLED: the dial's numbers sliding under the pointer and stopping
+    on ``number`` (shown only after the number was journaled)."""
+    frames = []
+    for k in range(SPINNER_FRAMES, -1, -1):
+        at = (number - 1 - k) % 12
+        dial = " ".join(f"{(at + d) % 12 + 1:>2}" if d else f"[{at + 1}]" for d in range(-2, 3))
+        frames.append(Screen(f"{who} spins..." if k else f"{who} spun {number}", ("       v", dial),
+                             footer="the Fort Commander"))
+    return frames
 
 
 def create(context: FlowContext) -> CannonballFlow:
