@@ -21,7 +21,7 @@ from controller.flows.cannonball import Phase
 from controller.table import build_table, load_backend, profile_for
 from engines.cannonball import BOX_NAMES, GATES, State
 from engines.cannonball.board import OWN_GATES
-from engines.cannonball.moves import Step
+from engines.cannonball.moves import CannonMove, Step
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -188,3 +188,46 @@ def test_a_game_resumes_after_a_cut_journal_and_plays_to_the_end(tmp_path: Path,
     lines = journal.read_text().splitlines()
     assert lines[1:keep] == demo[1:keep]  # the game went on from the last whole line
     assert _state(lines[-1])["phase"] == "over" and result.outcome in ("blue", "gray", "draw")
+
+
+def test_an_escorted_cannon_hop_is_read_off_the_board(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(2, len(demo)) if json.loads(demo[i])["move"].startswith("C ")
+             and "+" in json.loads(demo[i])["move"])
+    move = State.from_json(_state(demo[i - 1])).parse_move(json.loads(demo[i])["move"])
+    assert isinstance(move, CannonMove)
+    t = resume(i - 1)
+    assert t.flow.phase is Phase.MARCH
+    for src in (move.src, *(s for s, _ in move.escorts)):
+        t.lift(f"box:{BOX_NAMES[src]}")
+    for dst in (*(d for _, d in move.escorts), move.dst):
+        t.place(f"box:{BOX_NAMES[dst]}")
+    t.run(0.5)
+    if t.flow.phase is Phase.CHOOSE:  # which of the three boxes holds the cannon: the sensors cannot tell
+        head = f"> C {BOX_NAMES[move.src]}-{BOX_NAMES[move.dst]} "
+        for _ in range(len(t.flow.candidates)):
+            if head in t.text:
+                break
+            t.press("NEXT")
+        t.press("OK")
+    made = State.from_json(_state(demo[i - 1])).parse_move(t.moves()[-1])
+    assert isinstance(made, CannonMove) and (made.src, made.dst) == (move.src, move.dst)
+    # the same troopers onto the same boxes (which escort took which box no sensor sees)
+    assert ({s for s, _ in made.escorts}, {d for _, d in made.escorts}) == \
+        ({s for s, _ in move.escorts}, {d for _, d in move.escorts})
+
+
+def test_blew_from_the_menu_after_a_crossing(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(2, len(demo)) if "=" in json.loads(demo[i])["move"]
+             and _state(demo[i])["phase"] == "march")
+    crossing = json.loads(demo[i])["move"]
+    landing = crossing.split("=")[1]
+    site = landing[0]
+    t = resume(i)
+    t.press("OK")  # the board shows the position: OK opens the march menu
+    assert t.flow.phase is Phase.CHOOSE and "> end" in t.text and f"blew {site}" in t.text
+    while f"> blew {site}" not in t.text:
+        t.press("NEXT")
+    t.press("OK")
+    assert t.moves()[-1] == f"blew {site}"
+    assert t.flow.phase is Phase.FIXUP and f"lift {site}" in t.text and f"lift {landing}" in t.text, t.text
+    assert t.text.startswith(f"After blew {site}:")
