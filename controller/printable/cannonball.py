@@ -101,6 +101,8 @@ def sheet() -> Sheet:
         inside, outside = pairs[1]  # the middle pair: the gate's reed lies under its slot there
         (xi, yi), (xo, yo) = _corner(inside), _corner(outside)
         cx, cy = (xi + xo) / 2 + BOX / 2, (yi + yo) / 2 + BOX / 2
+        if yi != yo:  # a wall across a column: the slot's mark beside the box names there, not over them
+            cx += 9
         out.rect(cx - 4, cy - 4, 8, 8, fill="#ffffff", stroke=SIDE_INK[b.GATE_OWNER[g]], width=0.8)
         out.text((cx, cy), "G", size=3.5, fill=SIDE_INK[b.GATE_OWNER[g]])
         ox, oy = _corner(outside)
