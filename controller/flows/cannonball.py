@@ -1,7 +1,7 @@
 """The Cannon Ball game flow: the turn menu, the Fort Commander spinner and marches judged on the board.
 
-Phases (plain, each set by ``_settle`` from the position and the board, so a resumed game lands in the
-right one):
+Phases (a ``transitions`` machine, Enum states, queued, no auto transitions; where a trigger leads is
+decided by the position, so a resumed game lands in the right phase):
 
     SETUP --board matches--> SPIN | MENU | MARCH
     SPIN --SPIN (journaled, then shown)--> MENU | MARCH | SPIN (a tie in the spin-off)
@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import cast
+from typing import Any, cast
+
+from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
@@ -125,8 +127,35 @@ class PhysicalView:
                 self.occ.pop(gate, None)
 
 
+PLAY_PHASES = [Phase.SPIN, Phase.MENU, Phase.MARCH, Phase.CHOOSE]
+# where the position leads: the first transition of a trigger whose condition holds
+_ONWARD = (("OVER", "game_over"), ("SPIN", "spin_due"), ("MENU", "menu_due"), ("MARCH", None))
+
+
+def _onward(trigger: str, source: list[Phase]) -> list[dict[str, Any]]:
+    return [{"trigger": trigger, "source": source, "dest": Phase[dest], **({"conditions": cond} if cond else {})}
+            for dest, cond in _ONWARD]
+
+
+TRANSITIONS: list[dict[str, Any]] = [
+    *_onward("board_ready", [Phase.SETUP, Phase.FIXUP]),
+    *_onward("committed", [*PLAY_PHASES, Phase.FIXUP]),
+    *_onward("cancel", [Phase.CHOOSE]),
+    {"trigger": "misplaced", "source": PLAY_PHASES, "dest": Phase.FIXUP},
+    {"trigger": "choose", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.CHOOSE},
+]
+
+
 class CannonballFlow:
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
+
+    state: Phase  # set by the transitions machine
+    # triggers the machine adds to the model (declared for the type checker)
+    board_ready: Callable[[], bool]
+    committed: Callable[[], bool]
+    cancel: Callable[[], bool]
+    misplaced: Callable[[], bool]
+    choose: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, on_fault: Callable[[str], None] | None = None) -> None:
@@ -137,13 +166,38 @@ class CannonballFlow:
         self.dice = dice
         self.on_fault = on_fault
         self.referee = Referee(loop, self._view, settle_s=settle_s, grace_s=grace_s)
-        self.state = Phase.SETUP
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
         self.last_step = ""
         self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
+        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
+                               queued=True, auto_transitions=False, after_state_change="redraw")
         self.redraw()
+
+    # -- conditions and phase entry ----------------------------------------------------------------------
+
+    def game_over(self) -> bool:
+        return self.game.is_over()
+
+    def spin_due(self) -> bool:
+        return self.game.is_chance()
+
+    def menu_due(self) -> bool:
+        return self.game.budget is None
+
+    def on_enter_MENU(self) -> None:  # named by transitions after the Enum member
+        self.candidates = tuple(self.game.legal_moves())
+        self.selected = 0
+
+    def on_exit_CHOOSE(self) -> None:
+        self.candidates = ()
+
+    def on_exit_FIXUP(self) -> None:
+        self.referee.clear_fixups()
+
+    def on_exit_SETUP(self) -> None:
+        self.referee.clear_fixups()
 
     # -- what the Flow protocol reads --------------------------------------------------------------------
 
@@ -213,7 +267,7 @@ class CannonballFlow:
         elif button == "OK" and self.candidates:
             self._commit(self.candidates[self.selected])
         elif button == "BACK" and self.state is Phase.CHOOSE:
-            self._settle()
+            self.cancel()
 
     # -- judging the board --------------------------------------------------------------------------------
 
@@ -228,13 +282,12 @@ class CannonballFlow:
         verdict = self.referee.judge(stage, moves_allowed=allowed, placed=placed, settled=settled,
                                      pressed_ok=pressed_ok)
         if verdict.call is Call.STALE:
-            self._settle()
+            self.cancel()  # the board changed under the question: judge it afresh
             verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
                                          pressed_ok=pressed_ok)
         if verdict.call is Call.READY:
             if self.state in (Phase.SETUP, Phase.FIXUP):
-                self.referee.clear_fixups()
-                self._settle()
+                self.board_ready()
         elif verdict.call is Call.MOVE and verdict.move is not None:
             self._commit(verdict.move)
         elif verdict.call in (Call.OFFER, Call.UNSEEN):
@@ -243,38 +296,20 @@ class CannonballFlow:
             self._show_fixups(verdict.fixups)
 
     def _show_fixups(self, fixups: tuple[str, ...]) -> None:
-        if self.state is not Phase.SETUP:
-            self.state = Phase.FIXUP
+        if self.state in PLAY_PHASES:
+            self.misplaced()
         if self.referee.post_fixups(fixups):
             self.redraw()
-
-    def _settle(self) -> None:
-        """The phase the position and the board call for; the menu's entries at a turn choice."""
-        g = self.game
-        self.candidates = ()
-        self.selected = 0
-        if self.state is Phase.SETUP and not self.board_matches():
-            self.redraw()
-            return
-        if g.is_over():
-            self.state = Phase.OVER
-        elif g.is_chance():
-            self.state = Phase.SPIN
-        elif g.budget is None:
-            self.state = Phase.MENU
-            self.candidates = tuple(g.legal_moves())
-        else:
-            self.state = Phase.MARCH
-        self.redraw()
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         """Ask which move: the board's candidates, or (``manual``) the march menu, ``end`` first."""
         if not candidates:
             return
         self.referee.asking(candidates, manual)
+        if self.state is not Phase.CHOOSE:
+            self.choose()
         self.candidates = tuple(dict.fromkeys(candidates))
         self.selected = 0
-        self.state = Phase.CHOOSE
         self.redraw()
 
     # -- actions ------------------------------------------------------------------------------------------
@@ -307,7 +342,7 @@ class CannonballFlow:
             self.spinner = spinner_frames(NAMES[player], move.number)
             self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
-        self._settle()
+        self.committed()
         fixups = self.referee.follow()
         if fixups is not None:
             self._show_fixups(fixups)
