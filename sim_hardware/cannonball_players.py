@@ -65,6 +65,9 @@ class ScriptedCannonballTable(Hands):
         player = game.players[game.to_move]
         if player not in self.bots:
             return
+        if phase == "undo":  # nobody here asked for a takeback
+            self._press("BACK", LOOK_S)
+            return
         if phase == "spin":
             self._press("SPIN", LOOK_S)
             return

@@ -126,24 +126,27 @@ def test_demo_ends_with_a_result_in_the_journal(demo: list[str]) -> None:
     assert any(json.loads(line)["move"] == "end" for line in demo[1:])
 
 
-def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume: Any, demo: list[str]) -> None:
+def _attack(demo: list[str]) -> tuple[int, Step, list[str]]:
+    """The first trooper step of the demo that removed enemy pieces: its line, the step, the removed boxes."""
     for i in range(2, len(demo)):
         before, after = _state(demo[i - 1]), _state(demo[i])
         move = json.loads(demo[i])["move"]
         lost = sorted(set(before["boxes"]) - set(after["boxes"]))
         if before["phase"] == after["phase"] == "march" and "-" in move and not move.startswith("C") and \
                 len(lost) > 1:
-            break
-    else:
-        pytest.fail("the demo has no attack by a trooper step")
+            step = State.from_json(before).parse_move(move)
+            assert isinstance(step, Step)
+            return i, step, [b for b in lost if b != BOX_NAMES[step.src]]
+    pytest.fail("the demo has no attack by a trooper step")
+
+
+def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume: Any, demo: list[str]) -> None:
+    i, step, removed = _attack(demo)
     t = resume(i - 1)
-    assert t.flow.phase is Phase.MARCH and f"{before['budget']} left" in t.text
-    step = State.from_json(before).parse_move(move)
-    assert isinstance(step, Step)
+    assert t.flow.phase is Phase.MARCH and f"{_state(demo[i - 1])['budget']} left" in t.text
     t.lift(f"box:{BOX_NAMES[step.src]}")
     t.place(f"box:{BOX_NAMES[step.dst]}")
-    assert t.moves()[-1] == move
-    removed = [b for b in lost if b != BOX_NAMES[step.src]]
+    assert t.moves()[-1] == str(step)
     assert t.flow.phase is Phase.FIXUP and all(f"lift {b}" in t.text for b in removed), t.text
     _check_golden("cannonball_removals", t.hw.display_device.image.copy())
     for b in removed:
@@ -231,3 +234,21 @@ def test_blew_from_the_menu_after_a_crossing(resume: Any, demo: list[str]) -> No
     assert t.moves()[-1] == f"blew {site}"
     assert t.flow.phase is Phase.FIXUP and f"lift {site}" in t.text and f"lift {landing}" in t.text, t.text
     assert t.text.startswith(f"After blew {site}:")
+
+
+def test_a_step_is_taken_back_and_the_pieces_follow(resume: Any, demo: list[str]) -> None:
+    i, step, removed = _attack(demo)
+    t = resume(i - 1)
+    before = t.flow.game.to_json()
+    t.lift(f"box:{BOX_NAMES[step.src]}")
+    t.place(f"box:{BOX_NAMES[step.dst]}")
+    t.press("BACK")
+    assert t.flow.phase is Phase.UNDO and f"Undo {step}" in t.text
+    t.press("OK")
+    assert t.moves()[-2:] == [str(step), "undo"] and t.flow.game.to_json() == before
+    src, dst = BOX_NAMES[step.src], BOX_NAMES[step.dst]
+    assert t.flow.phase is Phase.FIXUP and f"lift {dst}" in t.text and f" on {src}" in t.text, t.text
+    assert not any(f" {b}" in t.text for b in removed)  # still on the board: the removals were never made
+    t.lift(f"box:{dst}")
+    t.place(f"box:{src}")
+    assert t.flow.phase is Phase.MARCH, t.text

@@ -8,6 +8,7 @@ decided by the position, so a resumed game lands in the right phase):
     MENU --OK on march / shoot / rebuild / storm--> SPIN    MENU --gate put in or taken out of its slot--> (next turn)
     MARCH --a step on the board--> MARCH    MARCH --OK / NEXT--> CHOOSE (end, tnt, blew, any step) --OK--> ...
     any --the board must follow (removals, end-of-march resolution, a menu move)--> FIXUP --board matches--> ...
+    MENU / MARCH / FIXUP --BACK--> UNDO --OK--> the step before (the pieces follow) --BACK--> where it was
 
 The board referee judges marches against a *physical* projection (``PhysicalView``): each step moves
 only the pieces a hand moves (an escorted cannon and its two troopers together), so the thousands of
@@ -30,7 +31,7 @@ from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext
 from controller.flows.cannonball_screens import NAMES, position_screen
-from controller.journal import Journal, JournalWriteError
+from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.referee import Call, Referee, Stage
 from controller.screen import Screen
@@ -51,6 +52,7 @@ class Phase(Enum):
     MARCH = "march"
     CHOOSE = "choose"
     FIXUP = "fixup"
+    UNDO = "undo"
     OVER = "over"
 
 
@@ -139,8 +141,9 @@ def _onward(trigger: str, source: list[Phase]) -> list[dict[str, Any]]:
 
 TRANSITIONS: list[dict[str, Any]] = [
     *_onward("board_ready", [Phase.SETUP, Phase.FIXUP]),
-    *_onward("committed", [*PLAY_PHASES, Phase.FIXUP]),
-    *_onward("cancel", [Phase.CHOOSE]),
+    *_onward("committed", [*PLAY_PHASES, Phase.FIXUP, Phase.UNDO]),
+    *_onward("cancel", [Phase.CHOOSE, Phase.UNDO]),
+    {"trigger": "ask_undo", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.UNDO},
     {"trigger": "misplaced", "source": PLAY_PHASES, "dest": Phase.FIXUP},
     {"trigger": "choose", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.CHOOSE},
 ]
@@ -156,9 +159,11 @@ class CannonballFlow:
     cancel: Callable[[], bool]
     misplaced: Callable[[], bool]
     choose: Callable[[], bool]
+    ask_undo: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, on_fault: Callable[[str], None] | None = None) -> None:
+                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
+                 on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
         self.journal = journal
         self.display = display
@@ -169,7 +174,8 @@ class CannonballFlow:
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
-        self.last_step = ""
+        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
+        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
         self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
                                queued=True, auto_transitions=False, after_state_change="redraw")
@@ -255,6 +261,13 @@ class CannonballFlow:
             else:
                 self._offer(tuple(non_physical_moves(self.game) + list(self.game.legal_moves().simple)),
                             manual=True)
+        elif button == "BACK" and phase in (Phase.MENU, Phase.MARCH, Phase.FIXUP) and self.undo_stack:
+            self.ask_undo()
+        elif phase is Phase.UNDO and button in ("OK", "BACK"):
+            if button == "OK":
+                self._undo()
+            else:
+                self.cancel()
         elif phase in (Phase.MENU, Phase.CHOOSE):
             self._menu_button(button)
         else:
@@ -333,6 +346,10 @@ class CannonballFlow:
             self.notice = e.notice
             self.redraw()
             return
+        if self.game.is_chance():
+            self.undo_stack.clear()  # a spin: the steps before it can no longer be taken back
+        else:
+            self.undo_stack.append((self.game, str(move)))
         self.game = after
         self.last_step = str(move)
         self.referee.new_position()
@@ -342,6 +359,26 @@ class CannonballFlow:
             self.spinner = spinner_frames(NAMES[player], move.number)
             self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
+        self.committed()
+        fixups = self.referee.follow()
+        if fixups is not None:
+            self._show_fixups(fixups)
+
+    def _undo(self) -> None:
+        """Back to the position before the last step (journaled as ``undo``); the pieces follow the list."""
+        previous, _ = self.undo_stack[-1]
+        try:
+            self.journal.append(self.game.players[self.game.to_move], UNDO, previous.to_json())
+        except JournalWriteError as e:
+            self._log(e.strerror or str(e))
+            self.notice = e.notice
+            self.cancel()
+            return
+        self.undo_stack.pop()
+        self.game = previous
+        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
+        self.referee.taken_back()
+        self.notice = "Taken back: put the pieces back"
         self.committed()
         fixups = self.referee.follow()
         if fixups is not None:
@@ -373,6 +410,9 @@ class CannonballFlow:
         if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
             title = f"After {self.last_step}:" if self.referee.restoring else "Fix the board"
             return Screen(title, (*notice, *self.fixups), footer="then play on")
+        if self.state is Phase.UNDO:
+            return Screen("Take back?", (f"Undo {self.last_step}", "and put the pieces", "back as listed"),
+                          footer="OK yes, BACK no")
         if self.state in (Phase.MENU, Phase.CHOOSE):
             who = NAMES[g.players[g.to_move]]
             title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")
@@ -397,7 +437,8 @@ def create(context: FlowContext) -> CannonballFlow:
     """The registry's flow factory: Cannon Ball's flow on the table the composition root built."""
     assert isinstance(context.game, State)
     timing = context.profile.timing
+    history = [(s, move) for s, move in context.history if isinstance(s, State)]
     return CannonballFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                          dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s,
+                          dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
                           on_fault=context.on_fault)
 
