@@ -157,6 +157,7 @@ register(
         screen="controller.flows.hannibal_screens:position_screen",
         scripted="sim_hardware.players:ScriptedTable",
         profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
+        printable="controller.printable.hannibal:draw",
     )
 )
 
@@ -249,5 +250,11 @@ register(
         evaluator="engines.cannonball.heuristic:evaluate",
         zero_sum=True,
         candidates="engines.cannonball.heuristic:candidates",
+        flow="controller.flows.cannonball:create",
+        screen="controller.flows.cannonball_screens:position_screen",
+        scripted="sim_hardware.cannonball_players:ScriptedCannonballTable",
+        profiles=("cannonball", "cannonball-sim"),
+        printable="controller.printable.cannonball:draw",
+        demo_options={"turn_limit": 300},  # a bot game ends: the share decided within 300 turns is high
     )
 )

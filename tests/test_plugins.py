@@ -23,10 +23,10 @@ GOLDEN = Path(__file__).parent / "golden" / "journals"
 
 
 def _game_modules() -> set[Path]:
-    """The modules a registry entry names (flows, screens, scripted players): a game's own files."""
+    """The modules a registry entry names (flows, screens, scripted players, printable boards): a game's own files."""
     out = set()
     for info in games():
-        for ref in (info.flow, info.screen, info.scripted):
+        for ref in (info.flow, info.screen, info.scripted, info.printable):
             if ref is not None:
                 out.add(ROOT / (ref.partition(":")[0].replace(".", "/") + ".py"))
     return out

@@ -1,0 +1,444 @@
+"""The Cannon Ball game flow: the turn menu, the Fort Commander spinner and marches judged on the board.
+
+Phases (a ``transitions`` machine, Enum states, queued, no auto transitions; where a trigger leads is
+decided by the position, so a resumed game lands in the right phase):
+
+    SETUP --board matches--> SPIN | MENU | MARCH
+    SPIN --SPIN (journaled, then shown)--> MENU | MARCH | SPIN (a tie in the spin-off)
+    MENU --OK on march / shoot / rebuild / storm--> SPIN    MENU --gate put in or taken out of its slot--> (next turn)
+    MARCH --a step on the board--> MARCH    MARCH --OK / NEXT--> CHOOSE (end, tnt, blew, any step) --OK--> ...
+    any --the board must follow (removals, end-of-march resolution, a menu move)--> FIXUP --board matches--> ...
+    MENU / MARCH / FIXUP --BACK--> UNDO --OK--> the step before (the pieces follow) --BACK--> where it was
+
+The board referee judges marches against a *physical* projection (``PhysicalView``): each step moves
+only the pieces a hand moves (an escorted cannon and its two troopers together), so the thousands of
+escorted moves that differ only in the order of the escorts collapse into one each, and the removals an
+attack, a shot or the end of a march causes are not guessed from the board: they are applied by the
+engine and then listed ("lift e5") until the board matches. Every move is journaled (fsynced) before the
+screen shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, cast
+
+from transitions import Machine
+
+from controller.dice import Dice
+from controller.display import Display
+from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.flows import FlowContext
+from controller.flows.cannonball_screens import NAMES, position_screen
+from controller.journal import UNDO, Journal, JournalWriteError
+from controller.loop import EventLoop
+from controller.referee import Call, Referee, Stage
+from controller.screen import Screen
+from engines.base import GameState, Move
+from engines.cannonball import BOX_NAMES, GATES, SITES, State
+from engines.cannonball.board import GATE_OWNER
+from engines.cannonball.movelist import MoveList
+from engines.cannonball.moves import END, Blew, CannonMove, GateMove, Spin, Step, Tnt
+
+SPINNER_FRAMES = 10  # the pointer passes this many numbers before it stops on the one drawn
+SPINNER_S = 0.08  # each for this long
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    SPIN = "spin"
+    MENU = "menu"
+    MARCH = "march"
+    CHOOSE = "choose"
+    FIXUP = "fixup"
+    UNDO = "undo"
+    OVER = "over"
+
+
+def physical_moves(game: State) -> list[Move]:
+    """The moves a hand makes on the board now, one per distinct result: trooper steps, crossings,
+    cannon moves (escorted ones once per cannon box, escort boxes and escort landing boxes, in a
+    canonical order), ``blew`` and, at a turn choice, a gate put in or taken out of its slot."""
+    if game.is_over() or game.is_chance():
+        return []
+    legal = game.legal_moves()
+    if game.budget is None:
+        return [m for m in legal if isinstance(m, GateMove)]
+    assert isinstance(legal, MoveList)
+    out: list[Move] = [m for m in legal.simple if isinstance(m, Step | CannonMove | Blew)]
+    for block in legal.blocks:
+        pairs = [(a, b) for i, a in enumerate(block.sources) for b in block.sources[i + 1:]]
+        for dst in block.empties:
+            left = [x for x in block.empties if x != dst]
+            for s1, s2 in pairs:
+                for k, d1 in enumerate(left):
+                    out += [CannonMove(block.src, dst, ((s1, d1), (s2, d2))) for d2 in left[k + 1:]]
+    return out
+
+
+def non_physical_moves(game: State) -> list[Move]:
+    """What a march allows that no sensor sees: ``end`` and TNT (cases are not sensed), then ``blew``."""
+    return [m for m in game.legal_moves().simple if m is END or isinstance(m, Tnt)] + \
+        [m for m in game.legal_moves().simple if isinstance(m, Blew)]
+
+
+class PhysicalView:
+    """What the referee judges against: the engine's occupancy, and per physical move only what the
+    hands change (see the module docstring). Implements the part of ``GameState`` the referee uses."""
+
+    def __init__(self, game: State, moves: list[Move], occupancy: dict[str, tuple[str, int]] | None = None) -> None:
+        self.game = game
+        self.moves = moves
+        self.occ = dict(game.occupancy()) if occupancy is None else occupancy
+
+    def occupancy(self) -> dict[str, tuple[str, int]]:
+        return self.occ
+
+    def legal_moves(self) -> list[Move]:
+        return self.moves
+
+    def is_chance(self) -> bool:
+        return self.game.is_chance()
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
+
+    def clone(self) -> PhysicalView:
+        return PhysicalView(self.game, self.moves, dict(self.occ))
+
+    def apply(self, move: Move) -> None:
+        owner = (self.game.players[self.game.to_move], 1)
+        box = "box:"
+        if isinstance(move, Step):
+            del self.occ[box + BOX_NAMES[move.src]]
+            self.occ[box + BOX_NAMES[move.dst]] = owner
+        elif isinstance(move, CannonMove):
+            for src, _ in ((move.src, move.dst), *move.escorts):
+                del self.occ[box + BOX_NAMES[src]]
+            for _, dst in ((move.src, move.dst), *move.escorts):
+                self.occ[box + BOX_NAMES[dst]] = owner
+        elif isinstance(move, Blew):
+            self.occ.pop(f"bridge:{SITES[move.site]}", None)
+            self.occ.pop(box + BOX_NAMES[self.game.crossed], None)
+        elif isinstance(move, GateMove):
+            gate = f"gate:{GATES[move.gate]}"
+            if move.close:
+                self.occ[gate] = (self.game.players[GATE_OWNER[move.gate]], 1)
+            else:
+                self.occ.pop(gate, None)
+
+
+PLAY_PHASES = [Phase.SPIN, Phase.MENU, Phase.MARCH, Phase.CHOOSE]
+# where the position leads: the first transition of a trigger whose condition holds
+_ONWARD = (("OVER", "game_over"), ("SPIN", "spin_due"), ("MENU", "menu_due"), ("MARCH", None))
+
+
+def _onward(trigger: str, source: list[Phase]) -> list[dict[str, Any]]:
+    return [{"trigger": trigger, "source": source, "dest": Phase[dest], **({"conditions": cond} if cond else {})}
+            for dest, cond in _ONWARD]
+
+
+TRANSITIONS: list[dict[str, Any]] = [
+    *_onward("board_ready", [Phase.SETUP, Phase.FIXUP]),
+    *_onward("committed", [*PLAY_PHASES, Phase.FIXUP, Phase.UNDO]),
+    *_onward("cancel", [Phase.CHOOSE, Phase.UNDO]),
+    {"trigger": "ask_undo", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.UNDO},
+    {"trigger": "misplaced", "source": PLAY_PHASES, "dest": Phase.FIXUP},
+    {"trigger": "choose", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.CHOOSE},
+]
+
+
+class CannonballFlow:
+    """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
+
+    state: Phase  # set by the transitions machine
+    # triggers the machine adds to the model (declared for the type checker)
+    board_ready: Callable[[], bool]
+    committed: Callable[[], bool]
+    cancel: Callable[[], bool]
+    misplaced: Callable[[], bool]
+    choose: Callable[[], bool]
+    ask_undo: Callable[[], bool]
+
+    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
+                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
+                 on_fault: Callable[[str], None] | None = None) -> None:
+        self.game = game
+        self.journal = journal
+        self.display = display
+        self.loop = loop
+        self.dice = dice
+        self.on_fault = on_fault
+        self.referee = Referee(loop, self._view, settle_s=settle_s, grace_s=grace_s)
+        self.candidates: tuple[Move, ...] = ()
+        self.selected = 0
+        self.notice = ""
+        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
+        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
+        self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
+        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
+                               queued=True, auto_transitions=False, after_state_change="redraw")
+        self.redraw()
+
+    # -- conditions and phase entry ----------------------------------------------------------------------
+
+    def game_over(self) -> bool:
+        return self.game.is_over()
+
+    def spin_due(self) -> bool:
+        return self.game.is_chance()
+
+    def menu_due(self) -> bool:
+        return self.game.budget is None
+
+    def on_enter_MENU(self) -> None:  # named by transitions after the Enum member
+        self.candidates = tuple(self.game.legal_moves())
+        self.selected = 0
+
+    def on_exit_CHOOSE(self) -> None:
+        self.candidates = ()
+
+    def on_exit_FIXUP(self) -> None:
+        self.referee.clear_fixups()
+
+    def on_exit_SETUP(self) -> None:
+        self.referee.clear_fixups()
+
+    # -- what the Flow protocol reads --------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.state
+
+    @property
+    def seq(self) -> int:
+        return self.journal.seq
+
+    @property
+    def fixups(self) -> tuple[str, ...]:
+        return self.referee.fixups
+
+    def board_matches(self) -> bool:
+        return self.referee.board_matches()
+
+    def _view(self) -> GameState:
+        return cast(GameState, PhysicalView(self.game, physical_moves(self.game)))
+
+    def start(self) -> None:
+        """Judge the board as it stands (a resumed game may already be set up)."""
+        self._judge(placed=False, settled=True)
+        self.redraw()
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, CellChanged):
+            if event.location is not None:
+                self.referee.record(event)
+                self._judge(placed=event.closed)
+        elif isinstance(event, ButtonEvent):
+            if event.kind is Press.PRESS:
+                self._button(event.button)
+        elif isinstance(event, TimerFired):
+            if event.name == "spinner":
+                self._spinner_frame()
+            elif event.name == "quiet" or (event.name == "settle" and self.referee.last_placed):
+                self._judge(placed=False, settled=True)
+        elif isinstance(event, Fault):
+            self.notice = event.message
+            self._log(event.message)
+            self.redraw()
+
+    def _button(self, button: str) -> None:
+        phase = self.state
+        self.notice = ""
+        if phase is Phase.SPIN and button == "SPIN":
+            self._spin()
+        elif phase is Phase.MARCH and button in ("OK", "NEXT", "PREV"):
+            if button == "OK" and not self.board_matches():
+                self._judge(placed=False, settled=True, pressed_ok=True)
+            else:
+                self._offer(tuple(non_physical_moves(self.game) + list(self.game.legal_moves().simple)),
+                            manual=True)
+        elif button == "BACK" and phase in (Phase.MENU, Phase.MARCH, Phase.FIXUP) and self.undo_stack:
+            self.ask_undo()
+        elif phase is Phase.UNDO and button in ("OK", "BACK"):
+            if button == "OK":
+                self._undo()
+            else:
+                self.cancel()
+        elif phase in (Phase.MENU, Phase.CHOOSE):
+            self._menu_button(button)
+        else:
+            self.redraw()
+
+    def _menu_button(self, button: str) -> None:
+        if button in ("NEXT", "PREV") and self.candidates:
+            self.selected = (self.selected + (1 if button == "NEXT" else -1)) % len(self.candidates)
+            self.redraw()
+        elif button == "OK" and self.candidates:
+            self._commit(self.candidates[self.selected])
+        elif button == "BACK" and self.state is Phase.CHOOSE:
+            self.cancel()
+
+    # -- judging the board --------------------------------------------------------------------------------
+
+    def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
+        """Ask the referee what the players did: a gate in its slot at a turn choice, a step in a march."""
+        if self.state is Phase.OVER:
+            return
+        stage = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
+                                                                                                   Stage.PLAY)
+        allowed = self.state in (Phase.MENU, Phase.MARCH, Phase.CHOOSE) or (
+            self.state is Phase.FIXUP and not self.referee.restoring and self.game.current_player is not None)
+        verdict = self.referee.judge(stage, moves_allowed=allowed, placed=placed, settled=settled,
+                                     pressed_ok=pressed_ok)
+        if verdict.call is Call.STALE:
+            self.cancel()  # the board changed under the question: judge it afresh
+            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
+                                         pressed_ok=pressed_ok)
+        if verdict.call is Call.READY:
+            if self.state in (Phase.SETUP, Phase.FIXUP):
+                self.board_ready()
+        elif verdict.call is Call.MOVE and verdict.move is not None:
+            self._commit(verdict.move)
+        elif verdict.call in (Call.OFFER, Call.UNSEEN):
+            self._offer(verdict.candidates[:40])
+        elif verdict.call is Call.FIXUP:
+            self._show_fixups(verdict.fixups)
+
+    def _show_fixups(self, fixups: tuple[str, ...]) -> None:
+        if self.state in PLAY_PHASES:
+            self.misplaced()
+        if self.referee.post_fixups(fixups):
+            self.redraw()
+
+    def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
+        """Ask which move: the board's candidates, or (``manual``) the march menu, ``end`` first."""
+        if not candidates:
+            return
+        self.referee.asking(candidates, manual)
+        if self.state is not Phase.CHOOSE:
+            self.choose()
+        self.candidates = tuple(dict.fromkeys(candidates))
+        self.selected = 0
+        self.redraw()
+
+    # -- actions ------------------------------------------------------------------------------------------
+
+    def _spin(self) -> None:
+        if not self.board_matches():
+            self.notice = "Fix the board before spinning"
+            self._show_fixups(self.referee.fixup_list())
+            return
+        self._commit(self.dice.roll(self.game))
+
+    def _commit(self, move: Move) -> None:
+        """Journal first (fsynced), then make it the position; the pieces then follow the checklist."""
+        player = self.game.players[self.game.to_move]
+        after = self.game.clone()
+        after.apply(move)
+        try:
+            self.journal.append(player, str(move), after.to_json())
+        except JournalWriteError as e:
+            self._log(e.strerror or str(e))
+            self.notice = e.notice
+            self.redraw()
+            return
+        if self.game.is_chance():
+            self.undo_stack.clear()  # a spin: the steps before it can no longer be taken back
+        else:
+            self.undo_stack.append((self.game, str(move)))
+        self.game = after
+        self.last_step = str(move)
+        self.referee.new_position()
+        self.notice = ""
+        if isinstance(move, Spin):
+            self.notice = f"{NAMES[player]} spun {move.number}"
+            self.spinner = spinner_frames(NAMES[player], move.number)
+            self.loop.set_timer("spinner", 0.0)
+        self.referee.clear_fixups()
+        self.committed()
+        fixups = self.referee.follow()
+        if fixups is not None:
+            self._show_fixups(fixups)
+
+    def _undo(self) -> None:
+        """Back to the position before the last step (journaled as ``undo``); the pieces follow the list."""
+        previous, _ = self.undo_stack[-1]
+        try:
+            self.journal.append(self.game.players[self.game.to_move], UNDO, previous.to_json())
+        except JournalWriteError as e:
+            self._log(e.strerror or str(e))
+            self.notice = e.notice
+            self.cancel()
+            return
+        self.undo_stack.pop()
+        self.game = previous
+        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
+        self.referee.taken_back()
+        self.notice = "Taken back: put the pieces back"
+        self.committed()
+        fixups = self.referee.follow()
+        if fixups is not None:
+            self._show_fixups(fixups)
+
+    def _log(self, message: str) -> None:
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    # -- screens ------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        if not self.spinner:  # the spinner's last frame shows the position's screen
+            self.display.show(self.screen())
+
+    def _spinner_frame(self) -> None:
+        self.display.show(self.spinner.pop(0), hold=not self.spinner)
+        if self.spinner:
+            self.loop.set_timer("spinner", SPINNER_S)
+        else:
+            self.redraw()
+
+    def screen(self) -> Screen:
+        g = self.game
+        notice = (self.notice,) if self.notice else ()
+        if self.state is Phase.SETUP:
+            state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
+            return Screen("Set up the board", (*notice, *state), footer="Cannon Ball")
+        if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
+            title = f"After {self.last_step}:" if self.referee.restoring else "Fix the board"
+            return Screen(title, (*notice, *self.fixups), footer="then play on")
+        if self.state is Phase.UNDO:
+            return Screen("Take back?", (f"Undo {self.last_step}", "and put the pieces", "back as listed"),
+                          footer="OK yes, BACK no")
+        if self.state in (Phase.MENU, Phase.CHOOSE):
+            who = NAMES[g.players[g.to_move]]
+            title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")
+            return Screen(title, tuple(str(m) for m in self.candidates), selected=self.selected,
+                          footer="NEXT/PREV, OK" + (", BACK" if self.state is Phase.CHOOSE else ""))
+        return position_screen(g, self.notice, self.last_step)
+
+
+def spinner_frames(who: str, number: int) -> list[Screen]:
+    """The Fort Commander turning on the OLED: the dial's numbers sliding under the pointer and stopping
+    on ``number`` (shown only after the number was journaled)."""
+    frames = []
+    for k in range(SPINNER_FRAMES, -1, -1):
+        at = (number - 1 - k) % 12
+        dial = " ".join(f"{(at + d) % 12 + 1:>2}" if d else f"[{at + 1}]" for d in range(-2, 3))
+        frames.append(Screen(f"{who} spins..." if k else f"{who} spun {number}", ("       v", dial),
+                             footer="the Fort Commander"))
+    return frames
+
+
+def create(context: FlowContext) -> CannonballFlow:
+    """The registry's flow factory: Cannon Ball's flow on the table the composition root built."""
+    assert isinstance(context.game, State)
+    timing = context.profile.timing
+    history = [(s, move) for s, move in context.history if isinstance(s, State)]
+    return CannonballFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
+                          dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
+                          on_fault=context.on_fault)
+

@@ -1,0 +1,25 @@
+"""Pure screens for Cannon Ball: a position between moves, as the table and ``boardkeeper replay`` show it."""
+
+from __future__ import annotations
+
+from controller.screen import Screen
+from engines.cannonball import State
+
+NAMES = {"blue": "Blue", "gray": "Gray"}
+
+
+def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
+    """Whose spin, whose turn choice or march with the moves left, or who won; TNT cases are not sensed,
+    so they are always on screen. Pure, so a replayed journal looks as the table showed it."""
+    who = NAMES[g.players[g.to_move]]
+    tnt = f"TNT B{g.tnt[0]} G{g.tnt[1]}  turn {g.turn}"
+    lines = tuple(x for x in (notice or (f"Done: {last}" if last else ""),) if x)
+    if g.is_over():
+        if g.drawn:
+            return Screen("Draw", (f"turn limit {g.turn_limit}", tnt), footer="Game over")
+        return Screen(f"{NAMES.get(g.winner or '', g.winner or '')} wins!", (tnt,), footer="Game over")
+    if g.is_chance():
+        return Screen(f"{who}: press SPIN", (tnt, *lines), footer="the Fort Commander")
+    if g.budget is not None:
+        return Screen(f"{who} marches: {g.budget} left", (*lines, tnt), footer="move; OK/NEXT menu")
+    return Screen(f"{who}: your turn", (*lines, tnt), footer="NEXT/PREV, OK")

@@ -1,0 +1,154 @@
+"""Scripted people at the simulated Cannon Ball table: they spin, pick from the menu and move magnets.
+
+Closed loop, as people are: each time their hands are free they look at the screen (the flow's phase,
+its menu and checklist) and do one thing. Decisions come from the bots. A hand moves the pieces of one
+move as people do: lift what leaves, then put down what arrives (an escorted cannon last, after its two
+troopers), a trooper entering an enemy's fort box takes the enemy off first. A gate is closed by putting
+it in its slot, opened by taking it out. After a removal or the end of a march, the board is put in line
+with the position, one magnet at a time, while the checklist is on the screen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from engines.base import Move
+from engines.bots.match import Bot
+from engines.cannonball import BOX_NAMES, GATES, State
+from engines.cannonball.moves import Blew, CannonMove, GateMove, Step
+from hw_config import Profile
+from sim_hardware.hands import Hands
+from sim_hardware.pins import SimBoard
+
+LOOK_S = 0.3  # reading the screen before the next press
+HAND_S = 0.25  # a magnet lifted or put down
+
+
+def same_on_the_board(a: Move, b: Move) -> bool:
+    """Two moves a hand makes alike: equal, or escorted cannon moves that differ only in the order of the
+    escorts or which escort took which landing box (the table asks only what the board can show)."""
+    if a == b:
+        return True
+    if isinstance(a, CannonMove) and isinstance(b, CannonMove) and a.escorts and b.escorts:
+        return (a.src, a.dst) == (b.src, b.dst) and {s for s, _ in a.escorts} == {s for s, _ in b.escorts} \
+            and {d for _, d in a.escorts} == {d for _, d in b.escorts}
+    return False
+
+
+class ScriptedCannonballTable(Hands):
+    """Both sides; ``flow`` is the controller's CannonballFlow, read as its screen would be."""
+
+    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
+                 rng: random.Random, mistakes: float = 0.0) -> None:
+        super().__init__(board, profile)
+        self.flow = flow
+        self.bots = bots
+        self.rng = rng
+        self.mistakes = mistakes  # people here make no deliberate mistakes yet
+        self.cells = profile.locations
+        self._decided: dict[int, Move] = {}
+        self._done: set[int] = set()  # journal lines whose move the hands already made
+        self._confirmed: set[int] = set()  # ... and confirmed with OK when the table saw nothing
+
+    def _decide(self, now: float) -> None:
+        flow = self.flow
+        game: State = flow.game
+        phase = flow.phase.value
+        if phase == "over":
+            return
+        if phase in ("setup", "fixup"):
+            self._tidy(game)
+            return
+        player = game.players[game.to_move]
+        if player not in self.bots:
+            return
+        if phase == "undo":  # nobody here asked for a takeback
+            self._press("BACK", LOOK_S)
+            return
+        if phase == "spin":
+            self._press("SPIN", LOOK_S)
+            return
+        move = self._decision(game, player)
+        if phase == "menu":
+            if isinstance(move, GateMove):
+                self._gate(move)
+            else:
+                self._pick(move)
+        elif phase == "choose":
+            if any(same_on_the_board(move, c) for c in flow.candidates):
+                self._pick(move)
+            else:
+                self._press("BACK", LOOK_S)
+        elif phase == "march":
+            self._march(move)
+
+    def _decision(self, game: State, player: str) -> Move:
+        seq = self.flow.seq
+        if seq not in self._decided:
+            self._decided[seq] = self.bots[player].choose(game)
+        return self._decided[seq]
+
+    # -- the hands ------------------------------------------------------------------------------------------
+
+    def _march(self, move: Move) -> None:
+        seq = self.flow.seq
+        if not isinstance(move, Step | CannonMove | Blew):
+            self._press("OK", LOOK_S)  # end, TNT: from the menu OK opens
+            return
+        if seq in self._done:
+            if seq not in self._confirmed:  # made, but the table has not taken it: say so with OK
+                self._confirmed.add(seq)
+                self._press("OK", self.profile.timing.settle_s + LOOK_S)
+            return
+        self._done.add(seq)
+        game: State = self.flow.game
+        if isinstance(move, Step):
+            self._lift(BOX_NAMES[move.src])
+            if game.board[move.dst]:
+                self._lift(BOX_NAMES[move.dst])  # an enemy in a fort box: taken off, then the step lands
+            self._place(BOX_NAMES[move.dst])
+        elif isinstance(move, CannonMove):
+            for src in (move.src, *(s for s, _ in move.escorts)):
+                self._lift(BOX_NAMES[src])
+            for dst in (*(d for _, d in move.escorts), move.dst):
+                self._place(BOX_NAMES[dst])
+
+    def _gate(self, move: GateMove) -> None:
+        seq = self.flow.seq
+        if seq in self._done:
+            return
+        self._done.add(seq)
+        cell = self.cells[f"gate:{GATES[move.gate]}"]
+        self._act(HAND_S, (lambda: self.board.place(cell)) if move.close else (lambda: self.board.lift(cell)))
+
+    def _pick(self, move: Move) -> None:
+        candidates = list(self.flow.candidates)
+        target = next(i for i, c in enumerate(candidates) if same_on_the_board(move, c))
+        if self.flow.selected == target:
+            self._press("OK", LOOK_S)
+        else:
+            forward = (target - self.flow.selected) % len(candidates)
+            self._press("NEXT" if forward <= len(candidates) - forward else "PREV", 0.05)
+
+    def _lift(self, box: str) -> None:
+        cell = self.cells[f"box:{box}"]
+        self._act(HAND_S, lambda: self.board.lift(cell))
+
+    def _place(self, box: str) -> None:
+        cell = self.cells[f"box:{box}"]
+        self._act(HAND_S, lambda: self.board.place(cell))
+
+    def _tidy(self, game: State) -> None:
+        """Put one magnet right, as the checklist says (the engine's occupancy is what it lists)."""
+        want = game.occupancy()
+        for loc, cell in self.cells.items():
+            have = self.board.count(cell)
+            if have and loc not in want:
+                self._act(0.1, partial(self.board.lift, cell))
+                return
+            if not have and loc in want:
+                self._act(0.1, partial(self.board.place, cell))
+                return

@@ -1,0 +1,254 @@
+"""Cannon Ball end to end on the simulated table (the 16x16 matrix on the simulated MCU): magnets and
+buttons in, screens and journal out. Positions come from a bot demo's journal, cut where the test needs
+them, and resumed as a table resumes after a power cut."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from controller.cli import main
+from controller.demo import run_demo
+from controller.dice import Dice
+from controller.flows.cannonball import Phase
+from controller.table import build_table, load_backend, profile_for
+from engines.cannonball import BOX_NAMES, GATES, State
+from engines.cannonball.board import OWN_GATES
+from engines.cannonball.moves import CannonMove, Step
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+TICK = 0.005
+SEED = 3
+
+
+def _check_golden(name: str, image: Image.Image) -> None:
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        image.save(path)
+    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
+    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
+    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
+
+
+class CannonTable:
+    """The simulated table resumed from ``journal``, its board set as the position says."""
+
+    def __init__(self, journal: Path) -> None:
+        self.profile = profile_for("cannonball-sim")
+        self.hw = load_backend(self.profile, seed=0)
+        self.board = self.hw.board
+        self.table = build_table(self.profile, self.hw, journal, Dice(random.Random(0)), seed=0)
+        self.journal_path = journal
+        for loc in self.flow.game.occupancy():
+            self.board.place(self.profile.locations[loc])
+        self.flow.start()
+        self.run(0.5)
+
+    @property
+    def flow(self) -> Any:
+        return self.table.flow
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds / TICK)):
+            self.table.loop.tick()
+            self.hw.clock.advance(TICK)
+
+    def lift(self, loc: str) -> None:
+        self.board.lift(self.profile.locations[loc])
+        self.run(0.4)
+
+    def place(self, loc: str) -> None:
+        self.board.place(self.profile.locations[loc])
+        self.run(0.4)
+
+    def press(self, button: str) -> None:
+        pin = self.profile.buttons[button].pin
+        assert pin is not None
+        self.board.press_pin(pin)
+        self.run(0.08)
+        self.board.release_pin(pin)
+        self.run(0.2)
+
+    @property
+    def text(self) -> str:
+        return self.table.display.current.text() if self.table.display.current else ""
+
+    def moves(self) -> list[str]:
+        return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
+
+    def close(self) -> None:
+        self.table.journal.close()
+        self.hw.close()
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """A whole bot game through the CLI; its journal's lines."""
+    folder = tmp_path_factory.mktemp("demo")
+    journal = folder / "game.jsonl"
+    assert main(["demo", "cannonball", "--seed", str(SEED), "--journal", str(journal),
+                 "--frames", str(folder / "frames")]) == 0
+    assert any((folder / "frames").glob("*.png"))
+    return journal.read_text().splitlines()
+
+
+@pytest.fixture
+def resume(tmp_path: Path, demo: list[str]) -> Iterator[Any]:
+    tables: list[CannonTable] = []
+
+    def cut(lines: int) -> CannonTable:
+        journal = tmp_path / f"cut{lines}.jsonl"
+        journal.write_text("\n".join(demo[:lines + 1]) + "\n")
+        tables.append(CannonTable(journal))
+        return tables[-1]
+
+    yield cut
+    for t in tables:
+        t.close()
+
+
+def _state(line: str) -> dict[str, Any]:
+    state: dict[str, Any] = json.loads(line)["state"]
+    return state
+
+
+def test_demo_ends_with_a_result_in_the_journal(demo: list[str]) -> None:
+    last = _state(demo[-1])
+    assert last["phase"] == "over" and (last["winner"] in ("blue", "gray") or last["drawn"])
+    assert any(json.loads(line)["move"] == "end" for line in demo[1:])
+
+
+def _attack(demo: list[str]) -> tuple[int, Step, list[str]]:
+    """The first trooper step of the demo that removed enemy pieces: its line, the step, the removed boxes."""
+    for i in range(2, len(demo)):
+        before, after = _state(demo[i - 1]), _state(demo[i])
+        move = json.loads(demo[i])["move"]
+        lost = sorted(set(before["boxes"]) - set(after["boxes"]))
+        if before["phase"] == after["phase"] == "march" and "-" in move and not move.startswith("C") and \
+                len(lost) > 1:
+            step = State.from_json(before).parse_move(move)
+            assert isinstance(step, Step)
+            return i, step, [b for b in lost if b != BOX_NAMES[step.src]]
+    pytest.fail("the demo has no attack by a trooper step")
+
+
+def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume: Any, demo: list[str]) -> None:
+    i, step, removed = _attack(demo)
+    t = resume(i - 1)
+    assert t.flow.phase is Phase.MARCH and f"{_state(demo[i - 1])['budget']} left" in t.text
+    t.lift(f"box:{BOX_NAMES[step.src]}")
+    t.place(f"box:{BOX_NAMES[step.dst]}")
+    assert t.moves()[-1] == str(step)
+    assert t.flow.phase is Phase.FIXUP and all(f"lift {b}" in t.text for b in removed), t.text
+    _check_golden("cannonball_removals", t.hw.display_device.image.copy())
+    for b in removed:
+        t.lift(f"box:{b}")
+    assert t.flow.phase is Phase.MARCH, t.text
+
+
+def test_a_gate_is_closed_on_its_reed(resume: Any, demo: list[str]) -> None:
+    for i in range(2, len(demo)):
+        state = _state(demo[i])
+        side = 0 if state["to_move"] == "blue" else 1
+        gates = [GATES[g] for g in OWN_GATES[side] if state["gates"][GATES[g]] == "open"]
+        if state["phase"] == "turn" and not state["mines"] and gates:
+            break
+    else:
+        pytest.fail("no turn choice with an open gate in the demo")
+    t = resume(i)
+    assert t.flow.phase is Phase.MENU and "> march" in t.text and f"close {gates[0]}" in t.text
+    _check_golden("cannonball_menu", t.hw.display_device.image.copy())
+    t.place(f"gate:{gates[0]}")
+    assert t.moves()[-1] == f"close {gates[0]}"
+    assert t.flow.game.to_json()["gates"][gates[0]] == "closed"
+
+
+def test_spin_is_journaled_before_it_is_shown(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(2, len(demo)) if _state(demo[i])["phase"] == "spin")
+    t = resume(i)
+    assert t.flow.phase is Phase.SPIN and "press SPIN" in t.text
+    t.press("SPIN")
+    spun = t.moves()[-1]
+    assert spun.startswith("spin ") and "spins..." in t.text  # journaled; the spinner still turning
+    _check_golden("cannonball_spinner", t.hw.display_device.image.copy())
+    t.run(2.0)
+    assert f"spun {spun.split()[-1]}" in t.text
+
+
+def test_a_game_resumes_after_a_cut_journal_and_plays_to_the_end(tmp_path: Path, demo: list[str]) -> None:
+    journal = tmp_path / "cut.jsonl"
+    keep = len(demo) // 2
+    journal.write_text("\n".join(demo[:keep]) + "\n" + demo[keep][: len(demo[keep]) // 2])  # torn mid-line
+    result = run_demo(SEED + 1, journal, game="cannonball")
+    lines = journal.read_text().splitlines()
+    assert lines[1:keep] == demo[1:keep]  # the game went on from the last whole line
+    assert _state(lines[-1])["phase"] == "over" and result.outcome in ("blue", "gray", "draw")
+
+
+def test_an_escorted_cannon_hop_is_read_off_the_board(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(2, len(demo)) if json.loads(demo[i])["move"].startswith("C ")
+             and "+" in json.loads(demo[i])["move"])
+    move = State.from_json(_state(demo[i - 1])).parse_move(json.loads(demo[i])["move"])
+    assert isinstance(move, CannonMove)
+    t = resume(i - 1)
+    assert t.flow.phase is Phase.MARCH
+    for src in (move.src, *(s for s, _ in move.escorts)):
+        t.lift(f"box:{BOX_NAMES[src]}")
+    for dst in (*(d for _, d in move.escorts), move.dst):
+        t.place(f"box:{BOX_NAMES[dst]}")
+    t.run(0.5)
+    if t.flow.phase is Phase.CHOOSE:  # which of the three boxes holds the cannon: the sensors cannot tell
+        head = f"> C {BOX_NAMES[move.src]}-{BOX_NAMES[move.dst]} "
+        for _ in range(len(t.flow.candidates)):
+            if head in t.text:
+                break
+            t.press("NEXT")
+        t.press("OK")
+    made = State.from_json(_state(demo[i - 1])).parse_move(t.moves()[-1])
+    assert isinstance(made, CannonMove) and (made.src, made.dst) == (move.src, move.dst)
+    # the same troopers onto the same boxes (which escort took which box no sensor sees)
+    assert ({s for s, _ in made.escorts}, {d for _, d in made.escorts}) == \
+        ({s for s, _ in move.escorts}, {d for _, d in move.escorts})
+
+
+def test_blew_from_the_menu_after_a_crossing(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(2, len(demo)) if "=" in json.loads(demo[i])["move"]
+             and _state(demo[i])["phase"] == "march")
+    crossing = json.loads(demo[i])["move"]
+    landing = crossing.split("=")[1]
+    site = landing[0]
+    t = resume(i)
+    t.press("OK")  # the board shows the position: OK opens the march menu
+    assert t.flow.phase is Phase.CHOOSE and "> end" in t.text and f"blew {site}" in t.text
+    while f"> blew {site}" not in t.text:
+        t.press("NEXT")
+    t.press("OK")
+    assert t.moves()[-1] == f"blew {site}"
+    assert t.flow.phase is Phase.FIXUP and f"lift {site}" in t.text and f"lift {landing}" in t.text, t.text
+    assert t.text.startswith(f"After blew {site}:")
+
+
+def test_a_step_is_taken_back_and_the_pieces_follow(resume: Any, demo: list[str]) -> None:
+    i, step, removed = _attack(demo)
+    t = resume(i - 1)
+    before = t.flow.game.to_json()
+    t.lift(f"box:{BOX_NAMES[step.src]}")
+    t.place(f"box:{BOX_NAMES[step.dst]}")
+    t.press("BACK")
+    assert t.flow.phase is Phase.UNDO and f"Undo {step}" in t.text
+    t.press("OK")
+    assert t.moves()[-2:] == [str(step), "undo"] and t.flow.game.to_json() == before
+    src, dst = BOX_NAMES[step.src], BOX_NAMES[step.dst]
+    assert t.flow.phase is Phase.FIXUP and f"lift {dst}" in t.text and f" on {src}" in t.text, t.text
+    assert not any(f" {b}" in t.text for b in removed)  # still on the board: the removals were never made
+    t.lift(f"box:{dst}")
+    t.place(f"box:{src}")
+    assert t.flow.phase is Phase.MARCH, t.text
