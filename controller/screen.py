@@ -82,7 +82,7 @@ def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
     capacity = max(1, (bottom - top) // LINE_H)
 
     def avail(y: int) -> int:
-        return width - (dice_w + 2 if y < TITLE_H + 2 + DIE else 0)
+        return width - (dice_w + 2 if dice_w and y < TITLE_H + 2 + DIE else 0)
 
     rows: list[Row] = []
     counter = ""

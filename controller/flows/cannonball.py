@@ -336,11 +336,11 @@ class CannonballFlow:
 
     def _commit(self, move: Move) -> None:
         """Journal first (fsynced), then make it the position; the pieces then follow the checklist."""
-        player = self.game.players[self.game.to_move]
+        player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them
         after = self.game.clone()
         after.apply(move)
-        try:
-            self.journal.append(player, str(move), after.to_json())
+        try:  # a spin is signed "chance", as every game's chance outcome is
+            self.journal.append("chance" if self.game.is_chance() else player, str(move), after.to_json())
         except JournalWriteError as e:
             self._log(e.strerror or str(e))
             self.notice = e.notice
@@ -416,7 +416,7 @@ class CannonballFlow:
         if self.state in (Phase.MENU, Phase.CHOOSE):
             who = NAMES[g.players[g.to_move]]
             title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")
-            return Screen(title, tuple(str(m) for m in self.candidates), selected=self.selected,
+            return Screen(title, tuple(menu_label(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK" + (", BACK" if self.state is Phase.CHOOSE else ""))
         return position_screen(g, self.notice, self.last_step)
 
@@ -442,3 +442,9 @@ def create(context: FlowContext) -> CannonballFlow:
                           dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
                           on_fault=context.on_fault)
 
+
+def menu_label(move: Move) -> str:
+    """A move as one menu line of 21 characters: an escorted cannon hop loses its spaces
+    (``C j13-j7 +k13-k7 +l13-l7`` -> ``Cj13-j7+k13-k7+l13-l7``), every other move is its notation."""
+    text = str(move)
+    return text.replace(" +", "+").replace("C ", "C", 1) if text.startswith("C ") else text
