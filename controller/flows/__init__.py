@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import Event
-from controller.journal import Journal
+from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
 from engines.base import GameState
 from hw_config import Profile
@@ -35,6 +35,18 @@ class FlowContext:
     profile: Profile
     history: list[tuple[GameState, str]] = field(default_factory=list)
     on_fault: Callable[[str], None] | None = None
+
+
+def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],
+              log: Callable[[str], None]) -> str | None:
+    """Journal one line (fsynced) before its effect is shown. If storage fails, the fault goes to ``log``
+    and the notice the screen must show comes back ("NOT SAVED: disk full"): the caller applies nothing."""
+    try:
+        journal.append(player, move, state)
+    except JournalWriteError as e:
+        log(e.strerror or str(e))
+        return e.notice
+    return None
 
 
 class Flow(Protocol):

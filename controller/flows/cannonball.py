@@ -29,9 +29,9 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext
+from controller.flows import FlowContext, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
-from controller.journal import UNDO, Journal, JournalWriteError
+from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
 from controller.referee import Call, Referee, Stage
 from controller.screen import Screen
@@ -339,11 +339,11 @@ class CannonballFlow:
         player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them
         after = self.game.clone()
         after.apply(move)
-        try:  # a spin is signed "chance", as every game's chance outcome is
-            self.journal.append("chance" if self.game.is_chance() else player, str(move), after.to_json())
-        except JournalWriteError as e:
-            self._log(e.strerror or str(e))
-            self.notice = e.notice
+        # a spin is signed "chance", as every game's chance outcome is
+        failed = save_line(self.journal, "chance" if self.game.is_chance() else player, str(move), after.to_json(),
+                           self._log)
+        if failed is not None:
+            self.notice = failed
             self.redraw()
             return
         if self.game.is_chance():
@@ -367,11 +367,9 @@ class CannonballFlow:
     def _undo(self) -> None:
         """Back to the position before the last step (journaled as ``undo``); the pieces follow the list."""
         previous, _ = self.undo_stack[-1]
-        try:
-            self.journal.append(self.game.players[self.game.to_move], UNDO, previous.to_json())
-        except JournalWriteError as e:
-            self._log(e.strerror or str(e))
-            self.notice = e.notice
+        failed = save_line(self.journal, self.game.players[self.game.to_move], UNDO, previous.to_json(), self._log)
+        if failed is not None:
+            self.notice = failed
             self.cancel()
             return
         self.undo_stack.pop()

@@ -28,9 +28,9 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext
+from controller.flows import FlowContext, save_line
 from controller.flows import factional_screens as screens
-from controller.journal import Journal, JournalWriteError
+from controller.journal import Journal
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
@@ -479,11 +479,9 @@ class FactionalFlow:
             "chance" if self.game.is_chance() else "table"
         after = self.game.clone()
         after.apply(move)
-        try:
-            self.journal.append(player, str(move), after.to_json())
-        except JournalWriteError as e:
-            self._log(str(e.strerror))
-            self.notice = e.notice
+        failed = save_line(self.journal, player, str(move), after.to_json(), self._log)
+        if failed is not None:
+            self.notice = failed
             self.redraw()
             return False
         self.game = after

@@ -22,9 +22,9 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext
+from controller.flows import FlowContext, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
-from controller.journal import UNDO, Journal, JournalWriteError
+from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage
@@ -343,14 +343,11 @@ class HannibalFlow:
 
     def _save(self, player: str, move: str, state: State) -> bool:
         """Journal a line; if storage fails, say so on the screen and in the log and apply nothing."""
-        try:
-            self.journal.append(player, move, state.to_json())
-        except JournalWriteError as e:
-            self._log(e.strerror or str(e))
-            self.notice = e.notice
+        failed = save_line(self.journal, player, move, state.to_json(), self._log)
+        if failed is not None:
+            self.notice = failed
             self.redraw()
-            return False
-        return True
+        return failed is None
 
     def _apply(self, move: Move) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""

@@ -23,9 +23,9 @@ from enum import Enum
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext
+from controller.flows import FlowContext, save_line
 from controller.flows import hannipe_screens as screens
-from controller.journal import UNDO, Journal, JournalWriteError
+from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
 from controller.screen import Screen
 from engines.base import Move
@@ -323,14 +323,11 @@ class HannipeFlow:
         return True
 
     def _save(self, player: str, move: str, state: State) -> bool:
-        try:
-            self.journal.append(player, move, state.to_json())
-        except JournalWriteError as e:
-            self._log(e.strerror or str(e))
-            self.notice = e.notice
+        failed = save_line(self.journal, player, move, state.to_json(), self._log)
+        if failed is not None:
+            self.notice = failed
             self.redraw()
-            return False
-        return True
+        return failed is None
 
     def _log(self, message: str) -> None:
         if self.on_fault is not None:

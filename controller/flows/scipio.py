@@ -29,9 +29,9 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext
+from controller.flows import FlowContext, save_line
 from controller.flows import scipio_screens as screens
-from controller.journal import Journal, JournalWriteError, read
+from controller.journal import Journal, read
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
@@ -441,11 +441,9 @@ class ScipioFlow:
         player = self.game.current_player or "chance"
         after = self.game.clone()
         after.apply(move)
-        try:
-            self.journal.append(player, str(move), after.to_json())
-        except JournalWriteError as e:
-            self._log(str(e.strerror))
-            self.notice = e.notice
+        failed = save_line(self.journal, player, str(move), after.to_json(), self._log)
+        if failed is not None:
+            self.notice = failed
             self.redraw()
             return False
         self.game = after
