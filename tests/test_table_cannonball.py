@@ -24,6 +24,7 @@ from engines.cannonball import BOX_NAMES, GATES, State
 from engines.cannonball.board import OWN_GATES, SECTION_BOXES, SECTION_OF
 from engines.cannonball.moves import CannonMove, Spin, Step, Tnt
 from engines.cannonball.paths import nearest_walk
+from sim_hardware.cannonball_players import SLIPS
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -158,6 +159,15 @@ def _attack(demo: list[str]) -> tuple[int, Step, list[str]]:
             assert isinstance(step, Step)
             return i, step, [b for b in lost if b != BOX_NAMES[step.src]]
     pytest.fail("the demo has no attack by a trooper step")
+
+
+def test_mistakes_are_guided_back_and_change_nothing(tmp_path: Path, demo: list[str]) -> None:
+    """``demo --mistakes``: wrong boxes, stray lifts, slow hands and needless OKs, each caught by the
+    table, and the same game as without them, move for move."""
+    journal = tmp_path / "mistakes.jsonl"
+    result = run_demo(SEED, journal, game="cannonball", mistakes=0.2)
+    assert set(result.players.slips) == set(SLIPS) and result.players.mistakes_made >= 20, result.players.slips
+    assert journal.read_text().splitlines()[1:] == demo[1:]
 
 
 def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume: Any, demo: list[str]) -> None:
