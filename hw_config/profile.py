@@ -30,6 +30,7 @@ BAUD_RANGE = (1200, 4_000_000)
 DRIVERS = ("ssd1306", "sh1106", "dummy")
 # BCM GPIO numbers usable on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM.
 GPIO_RANGE = range(2, 28)
+MCU_LINES = range(256)  # an MCU's matrix lines: its own pins, or the outputs and inputs of shift-register chains
 I2C_PINS = {1: (2, 3), 0: (0, 1)}
 MAX_ENTRIES = 1024  # buttons, layout cells, unused cells: far above any board (a 26x26 matrix has 676)
 TIMING_LIMITS: dict[str, tuple[float, float]] = {
@@ -190,8 +191,9 @@ class _Checker:
         backend = self.choice(board, "board", "backend", BACKENDS)
         pin_factory = self.choice(board, "board", "pin_factory", PIN_FACTORIES.get(backend) if backend else None)
         layout_name = self.text(board, "board", "layout")
-        rows = self.pins(tables["matrix"], "matrix", "rows")
-        cols = self.pins(tables["matrix"], "matrix", "cols")
+        lines = MCU_LINES if backend in MCU_BACKENDS else GPIO_RANGE
+        rows = self.pins(tables["matrix"], "matrix", "rows", lines)
+        cols = self.pins(tables["matrix"], "matrix", "cols", lines)
         size = (len(rows), len(cols)) if rows is not None and cols is not None else None
         display = self.display(tables["display"])
         timing = self.timing(tables["timing"])
@@ -249,29 +251,32 @@ class _Checker:
             return None
         return int(value)
 
-    def pin(self, value: object, key: str) -> int | None:
+    def pin(self, value: object, key: str, lines: range = GPIO_RANGE) -> int | None:
         if not _is_int(value):
             self.bad(key, f"pin {_short(value)} must be an integer (a BCM GPIO number)")
             return None
         assert isinstance(value, int)
-        if value not in GPIO_RANGE:
-            self.bad(key, f"pin {value!r} is out of range (BCM GPIO {GPIO_RANGE.start}..{GPIO_RANGE.stop - 1})")
+        if value not in lines:
+            what = "BCM GPIO" if lines is GPIO_RANGE else "the MCU's lines"
+            self.bad(key, f"pin {value!r} is out of range ({what} {lines.start}..{lines.stop - 1})")
             return None
         return value
 
-    def pins(self, table: Mapping[str, Any], section: str, key: str) -> list[int | None] | None:
+    def pins(self, table: Mapping[str, Any], section: str, key: str, lines: range) -> list[int | None] | None:
         """The pins of one matrix side, ``None`` in place of each bad one, so the matrix keeps its size;
-        ``None`` for a list that is not there at all."""
+        ``None`` for a list that is not there at all. ``lines``: the Pi's GPIOs, or on an MCU its lines
+        (a shift-register build numbers them 0 up, which are no Pi GPIOs)."""
         name = f"{section}.{key}"
         value = table.get(key)
         if not isinstance(value, list) or not value:
             self.bad(name, "missing or empty: list the BCM GPIO numbers" if value is None else
                      f"must be a list of BCM GPIO numbers, got {_short(value)}")
             return None
-        if len(value) > len(GPIO_RANGE):
-            self.bad(name, f"{len(value)} pins; there are only {len(GPIO_RANGE)} usable GPIOs")
+        if len(value) > len(lines):
+            self.bad(name, f"{len(value)} pins; there are only {len(lines)} usable "
+                           f"{'GPIOs' if lines is GPIO_RANGE else 'lines'}")
             return None
-        return [self.pin(pin, f"{name}[{i}]") for i, pin in enumerate(value)]
+        return [self.pin(pin, f"{name}[{i}]", lines) for i, pin in enumerate(value)]
 
     def cell(self, value: object, key: str, size: tuple[int, int] | None, file: str | None = None) -> Cell | None:
         if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
