@@ -7,7 +7,7 @@ troopers), a trooper entering an enemy's fort box takes the enemy off first. A g
 it in its slot, opened by taking it out. After a removal or the end of a march, the board is put in line
 with the position, one magnet at a time, while the checklist is on the screen.
 
-With ``mistakes`` > 0 a share of the trooper steps goes wrong first, as at Hannibal's table: the trooper
+With ``mistakes`` > 0 a share of the trooper steps goes wrong first, as at the other tables: the trooper
 put on a wrong box (the checklist guides it back, then the step is made again), another piece lifted and
 put back, a piece held in the air past the grace period, or OK pressed before moving (the march menu
 opens, BACK closes it). Every slip is chosen so that no legal move looks like it on the board: the
@@ -170,6 +170,8 @@ class ScriptedCannonballTable(Hands):
         return self._slipped_once(kind, True)
 
     def _slipped_once(self, kind: str, waiting: bool) -> bool:
+        """Count the slip and mark its line, so the move is made right next time (one slip a move);
+        ``waiting``: the move is still to be made (or finished) by the actions queued, so do nothing more."""
         self._slipped.add(self.flow.seq)
         self.mistakes_made += 1
         self.slips[kind] += 1
