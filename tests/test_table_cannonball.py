@@ -309,8 +309,8 @@ def _boxes(t: CannonTable, section: int, side: int | None = None) -> list[str]:
 
 
 def test_tnt_on_a_bridge_is_laid_left_and_shot_and_the_board_follows(resume: Any, demo: list[str]) -> None:
-    """The digest's bridge TNT at the table: laid from the march menu (cases are not sensed), the layers
-    left in its section lost at the end of the march, an enemy trooper walking into that section, then the
+    """The digest's bridge TNT at the table: laid from the march menu (cases are not sensed), the layer's
+    troopers left in its section lost at the end of the march, an enemy trooper walking into that section, the
     forced shot: the bridge blows and every piece at the TNT's end is on the removal checklist."""
     i, tnt = _tnt_chance(demo)
     t = resume(i)
