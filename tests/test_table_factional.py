@@ -1,5 +1,6 @@
 """Factional Hannibal on the simulated table, end to end: the tests move chits on the Honor tray (magnets on
-its reeds) and press the buttons as people do, and read what people read: the screen and the journal."""
+its reeds, read by the simulated Pico over its serial line) and press the buttons (the Pi's own pins) as
+people do, and read what people read: the screen and the journal."""
 
 from __future__ import annotations
 
@@ -21,11 +22,10 @@ from controller.demo import run_demo
 from controller.dice import Dice
 from controller.flows.factional import FactionalFlow, Phase
 from controller.screen import Screen
-from controller.table import Table, build_table, profile_for
+from controller.table import Table, build_table, load_backend, profile_for
 from engines.factional import location, new_game
-from sim_hardware.backend import create
 
-TICK = 0.01  # the simulated profile scans at 100 Hz
+TICK = 0.01  # the simulated profile's loop turns 100 times a second
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
@@ -33,7 +33,7 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 class FactionalTable:
     def __init__(self, path: Path, seed: int = 0) -> None:
         self.profile = profile_for("factional-sim")
-        self.hw = create(self.profile, seed=seed)
+        self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
         self.journal_path = path
         self.shown: list[tuple[Screen, str]] = []  # each screen, with the journal's last move when it went up
@@ -53,13 +53,17 @@ class FactionalTable:
             self.table.loop.tick()
             self.hw.clock.advance(TICK)
 
+    def close(self) -> None:
+        self.table.journal.close()
+        self.hw.close()  # the link's reader thread and the pty
+
     def press(self, button: str, times: int = 1) -> None:
-        cell = self.profile.buttons[button].cell
-        assert cell is not None
+        pin = self.profile.buttons[button].pin
+        assert pin is not None
         for _ in range(times):
-            self.board.pressed.add(cell)
+            self.board.press_pin(pin)
             self.run(0.08)
-            self.board.pressed.discard(cell)
+            self.board.release_pin(pin)
             self.run(0.3)
 
     def cell(self, province: str, holder: str) -> tuple[int, int]:
@@ -114,12 +118,20 @@ class FactionalTable:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> FactionalTable:
+def bare(tmp_path: Path) -> Iterator[FactionalTable]:
+    """A new game on an empty tray."""
     t = FactionalTable(tmp_path / "f.jsonl")
-    assert t.phase is Phase.SETUP and "+Latium R.Silver" in t.text
-    t.set_up()
-    assert t.phase is Phase.BOARD and "T1 reinforcements" in t.text
-    return t
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def table(bare: FactionalTable) -> FactionalTable:
+    """A new game, its tray set up."""
+    assert bare.phase is Phase.SETUP and "+Latium R.Silver" in bare.text
+    bare.set_up()
+    assert bare.phase is Phase.BOARD and "T1 reinforcements" in bare.text
+    return bare
 
 
 def _check_golden(name: str, image: Image.Image) -> None:
@@ -235,8 +247,8 @@ def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
     _check_golden("factional_ranking", table.hw.display_device.image.copy())
 
 
-def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(tmp_path: Path) -> None:
-    t = FactionalTable(tmp_path / "f.jsonl")
+def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(bare: FactionalTable) -> None:
+    t = bare
     dead = t.cell("latium", "rome-silver")
     t.board.stuck_open.add(dead)
     t.set_up()
