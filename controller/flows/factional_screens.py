@@ -238,13 +238,13 @@ def confirm_screen(before: State, after: State, event: str) -> Screen:
 # -- taking back -------------------------------------------------------------------------------------------
 
 def event_line(event: str) -> str:
-    """An event in one line of 21 characters (its notation rarely fits): ``Battle: R.Silver won``."""
+    """An event in one line of 21 characters (its notation rarely fits): ``R.Silver won, 3 PCs``."""
     kind, *rest = event.split()
     if kind == "control":
         return joined(province_name(rest[0]), SHORT.get(rest[1], "nobody"))
     if kind == "battle":
         winner, loser = (w.split("/")[0] for w in rest[:2])
-        return f"Battle: {SHORT[winner]} won" if winner != "none" else f"Battle: {SHORT[loser]} lost"
+        return f"{SHORT[winner]} won, {rest[2]} PCs" if winner != "none" else f"{SHORT[loser]} lost, {rest[2]} PCs"
     if kind == "play":
         return f"{metal(rest[0])} asks {FULL_GENERALS[partner(rest[0])]}" if rest[1:] else f"{NAMES[rest[0]]} plays"
     if kind == "discard":
