@@ -24,6 +24,7 @@ from controller.flows.factional import FactionalFlow, Phase
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
 from engines.factional import location, new_game
+from firmware_bridge.firmware import pico
 
 TICK = 0.01  # the simulated profile's loop turns 100 times a second
 GOLDEN = Path(__file__).parent / "golden"
@@ -265,6 +266,21 @@ def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(bare: FactionalT
     t.lift("latium", "rome-silver")  # a chit on a dead reed moved on: seen where it lands
     t.put("latium", "rome-copper")
     assert t.moves() == ["control latium rome-copper"]
+
+
+def test_the_tray_is_on_the_picos_own_pins_and_the_buttons_on_the_pis(capsys: pytest.CaptureFixture[str]) -> None:
+    """15 x 8 = 120 cells on 23 lines, exactly the Pico's free GP pins: no shift registers; the simulated
+    table is the real one but for the backend (its selftest below reads every cell through that wiring)."""
+    real, sim = profile_for("factional"), profile_for("factional-sim")
+    assert (real.backend, sim.backend) == ("bridge", "sim-bridge") and real.serial is not None
+    assert (len(real.rows), len(real.cols)) == (15, 8) and len(real.rows) + len(real.cols) == len(pico.FREE_PINS)
+    assert pico.direct(len(real.rows), len(real.cols)) and len(real.cells) == 120
+    assert real.buttons == sim.buttons and all(b.pin is not None for b in real.buttons.values())
+    assert (real.rows, real.cols, real.cells) == (sim.rows, sim.cols, sim.cells)
+    assert main(["check-config", "factional", "--wiring"]) == 0
+    out = capsys.readouterr().out
+    assert "matrix 15x8: read by the microcontroller on /dev/serial0" in out and "TXD GPIO14 header pin 8" in out
+    assert "faction:carthage-copper: GPIO21 header pin 40" in out and "matrix cell" not in out
 
 
 def test_selftest_names_all_120_tray_cells_and_the_8_buttons(capsys: pytest.CaptureFixture[str]) -> None:

@@ -553,10 +553,11 @@ class FactionalFlow:
         now, self.game = self.game, previous
         self.back = Phase.BOARD
         self.referee.taken_back()
+        self.referee.clear_fixups()  # a fix-up it was asked from is judged afresh against the position
         self.display.show(screens.taken_back_screen(now, previous, event), hold=True)
         self._settle()
-        if not self._reading().matches:
-            self.referee.restoring = True
+        self.referee.restoring = not self._reading().matches
+        if self.referee.restoring:
             self._fix("taken back: as listed")
 
     def _log(self, message: str) -> None:
