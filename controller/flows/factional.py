@@ -526,6 +526,7 @@ class FactionalFlow:
         return True
 
     def _ask_undo(self) -> None:
+        """"Take back?" with the event and the Honor it gives back: BACK alone must never undo anything."""
         if not self.undo_stack:
             self.notice = "nothing to take back"  # a new game, or the die was rolled since
             self.redraw()
