@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from firmware_bridge.firmware.pico import FREE_PINS, SHIFT_PINS, direct
 from hw_config import Profile
+from hw_config.profile import MCU_BACKENDS
 
 # BCM GPIO -> physical pin of the 40-pin header (every Raspberry Pi since the B+)
 HEADER_PIN = {2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19, 9: 21,
@@ -23,9 +24,13 @@ def _gpio(pin: int) -> str:
 def wiring_table(p: Profile) -> list[str]:
     """Rows, columns, buttons and the display bus, one line each, in the order a builder wires them."""
     out = ["", "wiring (BCM GPIO numbers; header pins of the 40-pin connector):"]
-    if p.serial is not None:
-        out.append(f"  matrix {len(p.rows)}x{len(p.cols)}: read by the microcontroller on {p.serial.url} "
-                   f"at {p.serial.baud} baud (see firmware_bridge/README.md for its wiring)")
+    if p.backend in MCU_BACKENDS:  # the [matrix] numbers are the MCU's line labels: no Pi pin to name
+        where = f"on {p.serial.url} at {p.serial.baud} baud" if p.serial is not None else "over a pty (simulated)"
+        out.append(f"  matrix {len(p.rows)}x{len(p.cols)}: read by the microcontroller {where} "
+                   f"(see firmware_bridge/README.md for its wiring)")
+        if p.serial is not None and p.serial.url == "/dev/serial0":  # the Pi's own UART: two more lines to solder
+            out.append(f"  serial to the microcontroller: TXD {_gpio(14)} to its RX, RXD {_gpio(15)} to its TX, "
+                       "and a common GND")
         out += _mcu_lines(p)
     else:
         out.append("  matrix rows (driven low one at a time, diode cathode toward the row):")

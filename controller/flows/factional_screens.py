@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from controller.journal import UNDO
 from controller.screen import Screen
 from engines.factional import FACTIONS, PROVINCES, State
 from engines.factional.moves import SHARED
@@ -177,7 +178,7 @@ def option_label(words: Sequence[str], option: str) -> str:
     """How a menu names a word of the notation (``""`` is "the event is complete as entered")."""
     kind = words[0] if words else ""
     if not words:
-        return EVENTS.get(option, option)
+        return "Take back last" if option == UNDO else EVENTS.get(option, option)
     if option == "":
         return "play a card" if kind == "play" else "done"
     if option == "activate":
@@ -232,6 +233,35 @@ def confirm_screen(before: State, after: State, event: str) -> Screen:
     honor = after.honor()
     lines = tuple(f"{i} {NAMES[f]:<12}{honor[f]:>4}" for i, f in enumerate(after.ranking(), start=1))
     return Screen(f"{SIDE_NAMES[words[1]]} won the war?", lines, footer=footer)
+
+
+# -- taking back -------------------------------------------------------------------------------------------
+
+def event_line(event: str) -> str:
+    """An event in one line of 21 characters (its notation rarely fits): ``R.Silver won, 3 PCs``."""
+    kind, *rest = event.split()
+    if kind == "control":
+        return joined(province_name(rest[0]), SHORT.get(rest[1], "nobody"))
+    if kind == "battle":
+        winner, loser = (w.split("/")[0] for w in rest[:2])
+        return f"{SHORT[winner]} won, {rest[2]} PCs" if winner != "none" else f"{SHORT[loser]} lost, {rest[2]} PCs"
+    if kind == "play":
+        return f"{metal(rest[0])} asks {FULL_GENERALS[partner(rest[0])]}" if rest[1:] else f"{NAMES[rest[0]]} plays"
+    if kind == "discard":
+        return f"{NAMES[rest[0]]} discards"
+    if kind in ("initiative", "end"):
+        return f"{EVENTS[kind]}: {SIDE_NAMES[rest[0]]}"
+    return EVENTS.get(kind, event)
+
+
+def undo_screen(now: State, previous: State, event: str) -> Screen:
+    """"Take back?": the last event, and the Honor it gives back, before OK takes it back."""
+    return Screen("Take back?", (event_line(event), *change_lines(now, previous))[:LINES], footer="OK yes, BACK no")
+
+
+def taken_back_screen(now: State, previous: State, event: str) -> Screen:
+    """The message once it is taken back (and journaled): the event and the Honor given back."""
+    return Screen("Taken back", (event_line(event), *change_lines(now, previous)))
 
 
 # -- messages ----------------------------------------------------------------------------------------------
