@@ -51,7 +51,8 @@ _PIPS = {
 class Screen:
     """What one screen says. ``dice`` are drawn as faces at the right (0: a blank face, a die still to
     roll or already played); ``selected`` highlights a line; ``headline`` is the one thing to read from
-    across the table, drawn big in place of the title bar, the title then following it small (without the
+    across the table, said again big: what the title or a line says small (whose turn, the spinner's
+    number, the Honor). It takes the title bar's place, the title then following it small (without the
     headline's words it begins with: "Yellow to move" under a big "Yellow" says "to move") where the lines
     leave it a row."""
 
@@ -63,12 +64,10 @@ class Screen:
     headline: str = ""
 
     def text(self) -> str:
-        """The screen as plain text: what a headless run prints and what tests read. The headline is
-        printed after the title unless the title already says it."""
-        said = f" {self.headline} " in f" {self.title.replace(':', ' ')} "
+        """The screen as plain text: what a headless run prints and what tests read (the headline only
+        repeats, big, what the title or a line says)."""
         numbers = [str(d) for d in self.dice if d]  # a blank face says nothing
-        head = (self.title + (f"  [{' '.join(numbers)}]" if numbers else "")
-                + (f"  {self.headline}" if self.headline and not said else ""))
+        head = self.title + (f"  [{' '.join(numbers)}]" if numbers else "")
         body = [("> " if i == self.selected else "  ") + line for i, line in enumerate(self.lines)]
         return "\n".join([head, *body, *([self.footer] if self.footer else [])])
 
@@ -125,7 +124,9 @@ def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
     if screen.headline:
         band_w = width - (len(screen.dice) * (BIG_DIE + 2) + 2 if screen.dice else 0)
         scale = _scale(screen.headline, band_w)
-        headline = _fit(screen.headline, (band_w - 2) // scale + 2)
+        headline = screen.headline
+        while len(headline) > 1 and _small_width(headline) * scale > band_w - 1:
+            headline = headline[:-2] + "~"
         cut += [screen.headline] if headline != screen.headline else []
         if title_text.startswith(screen.headline):
             title_text = title_text[len(screen.headline):].lstrip(" :")
@@ -215,14 +216,28 @@ def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
 def _scale(text: str, width: int) -> int:
     """3x for a number (the spinner's, a score) where it fits the width, 2x for words: the same size for
     every player's name, whatever its letters."""
-    return 3 if not any(c.isalpha() for c in text) and len(text) * CHAR_W * 3 <= width else 2
+    return 3 if not any(c.isalpha() for c in text) and _small_width(text) * 3 <= width - 1 else 2
+
+
+HALF_SPACE = CHAR_W // 2
+"""A space in big text is half a character: a whole one, scaled, is a gap wider than a letter, and four
+scores must fit (``12 31 8 20``)."""
+
+
+def _small_width(text: str) -> int:
+    return len(text) * CHAR_W - text.count(" ") * (CHAR_W - HALF_SPACE)
 
 
 @cache
 def _small(text: str, top: int, rows: int) -> Image.Image:
-    """``text`` in the small font, its glyph rows ``top`` to ``top + rows`` only."""
-    image = Image.new("1", (len(text) * CHAR_W, rows), 0)
-    ImageDraw.Draw(image).text((0, -top), text, font=font(), fill=1)
+    """``text`` in the small font, its glyph rows ``top`` to ``top + rows`` only (spaces as wide as
+    ``_small_width`` counts them)."""
+    image = Image.new("1", (max(1, _small_width(text)), rows), 0)
+    draw = ImageDraw.Draw(image)
+    x = 0
+    for word in text.split(" "):
+        draw.text((x, -top), word, font=font(), fill=1)
+        x += len(word) * CHAR_W + HALF_SPACE
     return image
 
 
