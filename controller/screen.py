@@ -4,8 +4,8 @@ A screen is data (title, lines, dice, a highlighted line, a headline), so flows 
 say and headless runs can print it; ``render`` turns it into a PIL image for any luma device.
 
 Two sizes of text. The shipped 8-px font is about 1.4 mm high on a 0.96" panel: fine at arm's length,
-not from across the table. So a screen may carry a short ``headline`` (whose turn, the spinner's number,
-the horse turned) that is drawn two or three times as big at the top, beside big dice faces; everything
+not from across the table. So a screen may carry a short ``headline`` (whose turn, a number just drawn,
+the scores) that is drawn two or three times as big at the top, beside big dice faces; everything
 else stays small. The big text is the small font's own glyphs scaled by whole pixels (nearest neighbour),
 so it is as crisp as the small text, has every character the small one has, needs no second font file
 or licence, and, like the small text, does not change with Pillow.
@@ -51,10 +51,10 @@ _PIPS = {
 class Screen:
     """What one screen says. ``dice`` are drawn as faces at the right (0: a blank face, a die still to
     roll or already played); ``selected`` highlights a line; ``headline`` is the one thing to read from
-    across the table, said again big: what the title or a line says small (whose turn, the spinner's
-    number, the Honor). It takes the title bar's place, the title then following it small (without the
-    headline's words it begins with: "Yellow to move" under a big "Yellow" says "to move") where the lines
-    leave it a row."""
+    across the table, said again big: what the title or a line says small (whose turn, a number drawn, the
+    scores). It takes the title bar's place, the title then following it small (without the headline's
+    words it begins with: "Anna to move" under a big "Anna" says "to move") where the lines leave it a
+    row."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -131,13 +131,13 @@ def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
         if title_text.startswith(screen.headline):
             title_text = title_text[len(screen.headline):].lstrip(" :")
         rows, counter, body_cut, whole = _body(screen, BAND_H + SMALL_H, bottom, pitch, avail)
-        if not whole:
+        if not whole:  # the title's row goes to the lines if they then show whole, or more of them does
             untitled = _body(screen, BAND_H, bottom, pitch, avail)
-            if untitled[3] or len(untitled[0]) > len(rows):
-                rows, counter, body_cut, whole = untitled
+            if untitled[3] or (not untitled[1] and len(untitled[0]) > len(rows)):  # a counter needs the row
+                rows, counter, body_cut, _ = untitled
                 title_text = ""
     else:
-        rows, counter, body_cut, whole = _body(screen, TITLE_H + 1, bottom, pitch, avail)
+        rows, counter, body_cut, _ = _body(screen, TITLE_H + 1, bottom, pitch, avail)
     title_w = width - (len(counter) + 1) * CHAR_W if counter else width
     title = _fit(title_text, title_w)
     footer = _fit(screen.footer, width) if screen.footer else ""
@@ -214,7 +214,7 @@ def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
 
 
 def _scale(text: str, width: int) -> int:
-    """3x for a number (the spinner's, a score) where it fits the width, 2x for words: the same size for
+    """3x for a number (a draw, the scores) where it fits the width, 2x for words: the same size for
     every player's name, whatever its letters."""
     return 3 if not any(c.isalpha() for c in text) and _small_width(text) * 3 <= width - 1 else 2
 

@@ -138,3 +138,11 @@ def test_golden_hannipe_tip_with_the_turned_horse_big() -> None:
     assert screen.headline == hannipe.NAMES[g.turned[-1]] and f"turned {screen.headline}" in screen.text()
     assert not layout(screen).cut
     _check("hannipe_tip", render(screen))
+
+
+def test_a_menu_under_a_headline_scrolls_with_its_counter_on_the_title_row() -> None:
+    menu = Screen("Which move?", tuple(f"{i}-{i + 3}" for i in range(9)), selected=6, headline="Blue",
+                  footer="NEXT/PREV, OK")
+    plan = layout(menu)
+    assert (plan.title, plan.counter) == ("Which move?", "7/9")
+    assert [r.y for r in plan.rows] == [32, 40, 48] and any(r.selected and r.text == "6-9" for r in plan.rows)
