@@ -63,6 +63,13 @@ def honor_lines(g: State) -> tuple[str, ...]:
     return tuple(f"{'*' if f in dominant else ' '}{NAMES[f]:<12}{honor[f]:>3}{g.cards[f]:>3}c" for f in FACTIONS)
 
 
+def standings(g: State) -> str:
+    """The Honor of the four factions in the tray's order, as the lines under it list them: the headline
+    each player finds their own number in from across the table."""
+    honor = g.honor()
+    return " ".join(str(honor[f]) for f in FACTIONS)
+
+
 def board_prompt(g: State) -> tuple[str, str]:
     """The title and the question of the Honor board: what the table waits for now."""
     t = f"T{g.turn}"
@@ -85,7 +92,7 @@ def position_screen(g: State, notice: str = "") -> Screen:
     if g.phase == "activation" and g.asking is not None:
         return activation_screen(g, notice)
     title, prompt = board_prompt(g)
-    return Screen(title, (*honor_lines(g), notice or prompt), selected=LINES)
+    return Screen(title, (*honor_lines(g), notice or prompt), selected=LINES, headline=standings(g))
 
 
 def activation_screen(g: State, notice: str = "") -> Screen:

@@ -102,8 +102,8 @@ def bet_screen(g: State, seat: str, selected: int) -> Screen:
 
 
 def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, notice: str = "") -> Screen:
-    """A seat's tip: this round's turned horse (its value is subtracted), the hand if dealt, the card
-    being chosen and what it will do to its horse."""
+    """A seat's tip: this round's turned horse (its value is subtracted; the headline), the hand if dealt,
+    the card being chosen and what it will do to its horse."""
     turned = g.turned[-1]
     v = g.values[turned]
     gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
@@ -113,7 +113,7 @@ def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, 
     lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",
              pick, notice or f"{NAMES[horse]} {what}")
     footer = "NEXT/PREV, OK" if choosing_face else "horse/NEXT, OK, BACK"
-    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer)
+    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer, headline=NAMES[turned])
 
 
 def turn_screen(g: State, notice: str = "") -> Screen:
