@@ -95,15 +95,17 @@ def handoff_screen(seat: str, what: str) -> Screen:
 
 
 def bet_screen(g: State, seat: str, selected: int) -> Screen:
-    """A seat's secret bet: the starters with what a win would pay; the hand at the bottom (dealt cards)."""
+    """A seat's secret bet: the starters with what a win would pay; the hand at the bottom (dealt cards).
+    Private to the seat: the highlighted starter is the bet."""
     lines = tuple(f"{NAMES[h]:<8} {KIND[v]} pays {PAYOUT[v]}" for h, v in g.values.items())
     footer = hand_text(g.hand(seat)) if g.hands is not None else "horse/NEXT, OK bets"
-    return Screen(f"{seat}: secret bet", lines, selected=selected, footer=footer)
+    return Screen(f"{seat}: secret bet", lines, selected=selected, footer=footer, private=seat)
 
 
 def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, notice: str = "") -> Screen:
     """A seat's tip: this round's turned horse (its value is subtracted), the hand if dealt, the card
-    being chosen and what it will do to its horse."""
+    being chosen and what it will do to its horse. Private to the seat when it shows a dealt hand (a
+    physical card is played in the open)."""
     turned = g.turned[-1]
     v = g.values[turned]
     gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
@@ -113,7 +115,8 @@ def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, 
     lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",
              pick, notice or f"{NAMES[horse]} {what}")
     footer = "NEXT/PREV, OK" if choosing_face else "horse/NEXT, OK, BACK"
-    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer)
+    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer,
+                  private=seat if g.hands is not None else "")
 
 
 def turn_screen(g: State, notice: str = "") -> Screen:
