@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -171,11 +171,12 @@ class Terminal:
                 return
 
 
-def seen_by(seat: str, screen: Screen) -> str:
+def seen_by(seat: str, screen: Screen, names: Mapping[str, str]) -> str:
     """What the person in ``seat`` may read of ``screen``: all of it, unless it is another seat's secret.
-    At the table everyone else looks away; at the terminal the bots' secrets are not printed at all."""
+    At the table everyone else looks away; at the terminal the bots' secrets are not printed at all.
+    ``names`` are the seats as the profile names them."""
     if screen.private and screen.private != seat:
-        return f"{screen.private} is looking at their secret screen..."
+        return f"{names.get(screen.private, screen.private)} is looking at their secret screen..."
     return screen.text()
 
 
@@ -206,7 +207,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     def show(screen: Screen) -> None:
         """Print what changed on the screen; a bot still at its secret screen is said once, not per press."""
         shown[0] += 1
-        text = seen_by(human, screen)
+        text = seen_by(human, screen, prof.seats)
         if not (screen.private and text == last[0]):
             out("\n" + text)
         last[0] = text
@@ -243,7 +244,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 continue
             term.let_bots_play()
             if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
-                out("\n" + seen_by(human, table.display.current))
+                out("\n" + seen_by(human, table.display.current, prof.seats))
     except StopRequested:
         stop_table(table)
         raise

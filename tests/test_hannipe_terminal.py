@@ -11,10 +11,12 @@ from pathlib import Path
 from controller import journal
 from controller.flows.hannipe_screens import hand_text
 from engines.hannipe import State
+from hw_config.profile import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
 # each round: set the pawns, the look-away screen, then OK through the bet or the tip (horse, then value)
 ROUNDS = "fix\nok\nok\nok\n" * 8 + "quit\n"
+NAMES = {"p1": "Anna", "p2": "Bruno", "p3": "Chloé"}
 
 
 def play(path: Path, *extra: str) -> str:
@@ -35,15 +37,19 @@ def dealt_hands(path: Path) -> State:
 
 
 def test_the_terminal_shows_the_persons_secrets_and_none_of_the_bots(tmp_path: Path) -> None:
+    profile = tmp_path / "named.toml"
+    profile.write_text((PROFILES / "hannipe-sim.toml").read_text() + "\n[seats]\n"
+                       + "".join(f'{seat} = "{name}"\n' for seat, name in NAMES.items()))
     path = tmp_path / "h.jsonl"
-    out = play(path)
+    out = play(path, "--profile", str(profile))
     dealt = dealt_hands(path)
     moves = [e.move for e in journal.read(path).entries]
     assert "bet p1 noiro" in moves and any(m.startswith("tip p1 ") for m in moves)  # the person played
-    assert hand_text(dealt.hand("p1")) in out and "p1: secret bet" in out and "p1 tips, round 1/6" in out
+    assert hand_text(dealt.hand("p1")) in out and "Anna: secret bet" in out and "Anna tips, round 1/6" in out
     for bot in ("p2", "p3"):
+        name = NAMES[bot]
         assert hand_text(dealt.hand(bot)) not in out
-        assert f"{bot}: secret bet" not in out and f"{bot} tips, round" not in out
-        assert f"{bot} is looking at their secret screen..." in out
-        assert f"{bot}: your tip" in out  # the look-away screen itself is for everyone
-    assert "p2 is looking at their secret screen...\n\np2 is looking" not in out  # said once per look
+        assert f"{name}: secret bet" not in out and f"{name} tips, round" not in out
+        assert f"{name} is looking at their secret screen..." in out
+        assert f"{name}: your tip" in out  # the look-away screen itself is for everyone
+    assert "Bruno is looking at their secret screen...\n\nBruno is looking" not in out  # said once per look

@@ -18,7 +18,7 @@ decides no rule: it offers the engine's legal moves and applies them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
@@ -77,7 +77,8 @@ class HannipeFlow:
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``history`` is the position before, and the notation of, each step since the last chance outcome
-    (from the journal on a resume): what BACK may still take back.
+    (from the journal on a resume): what BACK may still take back. ``names`` are the seats as the
+    screens name them (the profile's ``[seats]``); moves and the journal keep the engine's seats.
     """
 
     state: Phase  # set by the transitions machine
@@ -88,8 +89,10 @@ class HannipeFlow:
     misplaced: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 history: list[tuple[State, str]], on_fault: Callable[[str], None] | None = None) -> None:
+                 history: list[tuple[State, str]], names: Mapping[str, str],
+                 on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
+        self.names = names
         self.journal = journal
         self.display = display
         self.loop = loop
@@ -220,7 +223,7 @@ class HannipeFlow:
             assert isinstance(move, Action)
             if move.kind == "programme":
                 self.moved = f"Race {self.game.race}: prog {move.number}"
-                self.display.show(screens.position_screen(self.game, "pawns to row 1"), hold=True)
+                self.display.show(screens.position_screen(self.game, "pawns to row 1", names=self.names), hold=True)
         return True
 
     # -- decisions ----------------------------------------------------------------------------------------
@@ -237,7 +240,7 @@ class HannipeFlow:
         elif button == "OK":
             seat = self.game.current_player
             if self._apply(self.game.parse_move(f"bet {seat} {starters[self.selected]}")):
-                self.display.show(Screen(f"{seat} has bet", ("the bet stays secret", "until the finish")),
+                self.display.show(Screen(f"{self._name(seat)} has bet", ("the bet stays secret", "until the finish")),
                                   hold=True)
                 self._advance()
             return
@@ -295,7 +298,7 @@ class HannipeFlow:
         seat = before.current_player
         if not self._apply(before.parse_move(f"tip {seat} {self.horse} {self.face}")):
             return
-        self.moved = f"{seat} tipped {NAMES[self.horse]} {self.face}"
+        self.moved = screens.tipped_title(self._name(seat), self.horse, self.face)
         self._show_movement(before, self.horse)
         self._advance()
 
@@ -308,7 +311,11 @@ class HannipeFlow:
             return True
         self.undo_stack.pop()
         self.game = previous
-        self.moved = f"Taken back: {text[4:]}"
+        move = previous.parse_move(text)
+        assert isinstance(move, Action)
+        who = self._name(move.seat)
+        self.moved = screens.fit(f"Taken back: {who} {move.horse} {move.face}",
+                                 f"Back: {who} {screens.SHORT[move.horse]} {move.face}")
         self._advance()
         return True
 
@@ -383,21 +390,25 @@ class HannipeFlow:
     def screen(self) -> Screen:
         g, phase = self.game, self.state
         seat = g.current_player or ""
+        names = self.names
         if phase is Phase.OVER:
-            return screens.position_screen(g)
+            return screens.position_screen(g, names=names)
         if phase is Phase.FINISH:
-            return screens.finish_screen(g)
+            return screens.finish_screen(g, names)
         if phase is Phase.COINS:
-            return screens.coins_screen(g)
+            return screens.coins_screen(g, names)
         if phase is Phase.MAT:
             return screens.mat_screen(self.moved or "Set the pawns", self._fixups())
         if phase is Phase.LOOK:
-            return screens.handoff_screen(seat, "your bet" if g.step == "bet" else "your tip")
+            return screens.handoff_screen(self._name(seat), "your bet" if g.step == "bet" else "your tip")
         if phase is Phase.BET:
-            return screens.bet_screen(g, seat, self.selected)
+            return screens.bet_screen(g, seat, self.selected, names)
         if phase is Phase.TURN:
-            return screens.turn_screen(g, self.notice)
-        return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice)
+            return screens.turn_screen(g, self.notice, names)
+        return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice, names)
+
+    def _name(self, seat: str | None) -> str:
+        return self.names.get(seat or "", seat or "")
 
 
 def _row(g: State, horse: str) -> int:
@@ -409,5 +420,6 @@ def create(context: FlowContext) -> HannipeFlow:
     assert isinstance(context.game, State)
     history = [(s, move) for s, move in context.history if isinstance(s, State)]
     return HannipeFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                       dice=context.dice, history=history, on_fault=context.on_fault)
+                       dice=context.dice, history=history, names=context.seat_names,
+                       on_fault=context.on_fault)
 
