@@ -62,6 +62,7 @@ class Screen:
     selected: int | None = None
     footer: str = ""
     headline: str = ""
+    private: str = ""  # the seat whose secret this shows (a hand, a bet): a terminal shows it to no one else
 
     def text(self) -> str:
         """The screen as plain text: what a headless run prints and what tests read (the headline only

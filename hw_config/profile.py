@@ -47,6 +47,7 @@ TIMING_DEFAULTS: dict[str, float] = {
     "scan_hz": 200, "debounce_scans": 3, "settle_us": 10, "settle_s": 0.3, "grace_s": 3.0, "hold_s": 1.0,
     "message_min_s": 1.5,
 }
+SEAT_NAME_CHARS = 5  # a name in an OLED title beside what the seat does: "Bruno tips, round 3/6" is 21
 SECTIONS: dict[str, set[str]] = {
     "board": {"name", "game", "backend", "pin_factory", "layout"},
     "matrix": {"rows", "cols"},
@@ -54,6 +55,7 @@ SECTIONS: dict[str, set[str]] = {
     "display": {"driver", "bus", "address", "width", "height"},
     "timing": set(TIMING_LIMITS),
     "serial": {"url", "baud"},
+    "seats": set(),  # any seat of the game; each name checked below
 }
 
 Cell = tuple[int, int]
@@ -107,6 +109,7 @@ class Profile:
     layout_path: Path
     cells: dict[Cell, str] = field(default_factory=dict)  # matrix cell -> location name
     serial: Serial | None = None  # the link to the board's MCU (backend "bridge")
+    seats: dict[str, str] = field(default_factory=dict)  # seat -> the name the screens show ([seats])
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -123,10 +126,12 @@ def resolve(name_or_path: str) -> Path:
 
 @dataclass(frozen=True)
 class Needs:
-    """What a game needs from a table: every location mapped to a cell, and these buttons."""
+    """What a game needs from a table: every location mapped to a cell, and these buttons; ``seats`` are
+    the seats ``[seats]`` may name (empty: not checked)."""
 
     locations: frozenset[str]
     buttons: tuple[str, ...]
+    seats: tuple[str, ...] = ()
 
 
 def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None = None) -> Profile:
@@ -145,7 +150,8 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
             need = needs(game)
         except KeyError as e:
             problems.append(Problem(str(path), "board.game", str(e.args[0]) if e.args else f"unknown game {game!r}"))
-    profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [])
+    profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [],
+                              need.seats if need else ())
     if problems or profile is None:
         raise ConfigError(problems)
     return profile
@@ -171,7 +177,8 @@ class _Checker:
     def bad(self, key: str, message: str, file: str | None = None) -> None:
         self.problems.append(Problem(file or self.file, key, message))
 
-    def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str]) -> Profile | None:
+    def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str],
+                seats: tuple[str, ...]) -> Profile | None:
         for section, value in data.items():
             if section not in SECTIONS:
                 self.bad(section, f"unknown section (known: {', '.join(SECTIONS)})")
@@ -209,12 +216,13 @@ class _Checker:
             layout_path = (self.path.parent / layout_name if layout_name.endswith(".toml")
                            else LAYOUTS / f"{layout_name}.toml")
         cells = self.layout(layout_path, game, size, buttons, locations) if layout_name else {}
+        names = self.seats(tables["seats"], seats)
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial)
+                       buttons, display, timing, layout_path, cells, serial, names)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 
@@ -359,6 +367,31 @@ class _Checker:
         for name in needed:
             if name not in table:
                 self.bad(f"buttons.{name}", "missing: the game needs this button")
+        return out
+
+    def seats(self, table: dict[str, Any], known: tuple[str, ...]) -> dict[str, str]:
+        """``[seats]``: the names the screens show instead of the engine's seats (``p1 = "Anna"``); the
+        journal keeps the seats. A name must fit an OLED title beside what the seat does, be drawable in
+        the OLED's Latin-1 font, and differ from every other seat's name (and unnamed seat), so nobody
+        mistakes whose secret screen is up."""
+        out: dict[str, str] = {}
+        if not self.bounded(table, "seats", dict, "a table of seat = name"):
+            return out
+        shown = {seat: seat for seat in known if seat not in table}  # the unnamed keep their seat's name
+        for seat, name in table.items():
+            key = f"seats.{seat}"
+            if known and seat not in known:
+                self.bad(key, f"not a seat of this game (seats: {', '.join(known)})")
+            elif not isinstance(name, str) or not name:
+                self.bad(key, f"must be a non-empty string, got {_short(name)}")
+            elif len(name) > SEAT_NAME_CHARS:
+                self.bad(key, f"{name!r} is {len(name)} characters; at most {SEAT_NAME_CHARS} fit the screen")
+            elif name != name.strip() or not name.isprintable() or max(map(ord, name)) > 0xFF:
+                self.bad(key, f"{name!r}: letters, digits and inner spaces the OLED's Latin-1 font can draw")
+            elif (other := next((s for s, n in shown.items() if n.casefold() == name.casefold()), None)) is not None:
+                self.bad(key, f"{name!r} is already the name of seat {other}")
+            else:
+                out[seat] = shown[seat] = name
         return out
 
     def pins_once(self, matrix: list[tuple[int | None, str]], buttons: dict[str, Button],
