@@ -97,7 +97,7 @@ class Layout:
     counter: str  # "n/N" at the right of the title bar while a menu scrolls
     rows: tuple[Row, ...]
     footer: str
-    cut: tuple[str, ...]  # texts that had to be shortened with "~" (rows past the bottom wait their turn)
+    cut: tuple[str, ...]  # texts shortened with "~" or lost past the bottom (whole lines wait: "+N more")
     headline: str = ""
     scale: int = 1  # of the headline: 3 for a number, 2 for words
 
@@ -162,16 +162,29 @@ def _body(screen: Screen, top: int, bottom: int, pitch: int,
         shown = list(enumerate(screen.lines))
     whole = not counter
     y = top
-    for i, line in shown:
+    owner: list[int] = []  # the line each row shows (a wrapped line has several)
+    for n, (i, line) in enumerate(shown):
         pieces = [line] if screen.selected is not None else _wrap(line, _chars(avail(y)))
+        if rows and screen.selected is None and y + pitch * len(pieces) > bottom:
+            # a list longer than the screen (a checklist) shows its head, each line whole, and in its last
+            # row how many lines wait their turn
+            whole = False
+            last = owner[-1]
+            first_row = owner.index(last)
+            where = rows[first_row]
+            del rows[first_row:], owner[first_row:]
+            rows.append(Row(f"+{len(shown) - n + 1} more", where.y, where.width))
+            break
         for piece in pieces:
-            if y + pitch > bottom:
+            if y + pitch > bottom:  # the first line alone is longer than the screen: its end is lost
                 whole = False
-                break
+                cut.append(piece)
+                continue
             fitted = _fit(piece, avail(y))
             if fitted != piece:
                 cut.append(piece)
             rows.append(Row(fitted, y, avail(y), i == screen.selected))
+            owner.append(i)
             y += pitch
     return rows, counter, cut, whole
 

@@ -146,3 +146,15 @@ def test_a_menu_under_a_headline_scrolls_with_its_counter_on_the_title_row() -> 
     plan = layout(menu)
     assert (plan.title, plan.counter) == ("Which move?", "7/9")
     assert [r.y for r in plan.rows] == [32, 40, 48] and any(r.selected and r.text == "6-9" for r in plan.rows)
+
+
+def test_a_checklist_longer_than_the_screen_says_how_many_lines_wait() -> None:
+    """Each line shown whole; the last row counts the lines waiting their turn, so nobody thinks the
+    list is done when it is not. Only a first line longer than the whole screen is reported cut."""
+    plan = layout(Screen("Set up the board", tuple(f"put 4 blue on {i}" for i in range(10)), footer="Hannibal"))
+    assert [r.text for r in plan.rows] == ["put 4 blue on 0", "put 4 blue on 1", "put 4 blue on 2", "+7 more"]
+    assert plan.cut == ()
+    wrapped = layout(Screen("x", ("Taken back: put the pieces back", *"abcd"), footer="f", headline="Yellow"))
+    assert [r.text for r in wrapped.rows] == ["Taken back: put the", "pieces back", "a", "+3 more"]
+    huge = layout(Screen("x", (" ".join(["word"] * 60),), footer="f"))
+    assert huge.cut and len(huge.rows) == 4  # what fits under the title bar, above the footer

@@ -24,11 +24,12 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     if g.is_over():
         winner = NAMES.get(g.winner or "", g.winner or "")
         return Screen(f"{winner} wins!", score, footer="Game over", headline=winner)
-    task = "Enter a piece" if g.waiting(g.to_move) else "Move a piece"
+    # a notice (a takeback, a piece sent to wait, a question) may take two rows: it outranks the hint
+    task = () if notice else ("Enter a piece" if g.waiting(g.to_move) else "Move a piece",)
     if g.is_chance():
         now = notice or done or "press ROLL"
-        return Screen(f"{who}: press ROLL", (now, *score, task), dice=(0, 0), footer=FOOTER,
+        return Screen(f"{who}: press ROLL", (now, *score, *task), dice=(0, 0), footer=FOOTER,
                       headline=who)
     used = (0,) * (2 - len(g.dice))  # a die played is a blank face where it was: the other stays put
-    return Screen(f"{who} to move", (notice or done or "OK if no change", *score, task), dice=used + g.dice,
+    return Screen(f"{who} to move", (notice or done or "OK if no change", *score, *task), dice=used + g.dice,
                   footer=FOOTER, headline=who)
