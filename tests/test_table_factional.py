@@ -215,7 +215,7 @@ def test_a_battle_shows_the_honor_change_before_ok(table: FactionalTable) -> Non
 
 def test_an_activation_asks_the_partner_who_vetoes(table: FactionalTable) -> None:
     table.to_card_play("carthage-silver")
-    assert "T1 Carthage to play" in table.text and "Copper: who plays?" in table.text
+    assert "T1 Carthage to play" in table.text and "T1 Carth: who plays?" in table.text
     assert table.moves() == ["reinforced", "initiative carthage"]
     table.press("faction:rome-silver")
     assert "not Rome's play" in table.text

@@ -71,15 +71,17 @@ def standings(g: State) -> str:
 
 
 def board_prompt(g: State) -> tuple[str, str]:
-    """The title and the question of the Honor board: what the table waits for now."""
+    """The title and the question of the Honor board: what the table waits for now. Under the big Honor
+    the OLED has no row for the title, so the question carries the turn, in one row."""
     t = f"T{g.turn}"
     if g.phase == "reinforcements":
-        return f"{t} reinforcements", "OK when reinforced"
+        return f"{t} reinforcements", f"{t} OK when reinforced"
     if g.phase == "initiative":
-        return f"{t} initiative", "Which side first? OK"
+        return f"{t} initiative", f"{t} which side first?"
     if g.playing is None:
-        return f"{t} card play over", "OK: who won the war?"
-    return f"{t} {SIDE_NAMES[g.playing]} to play", f"{metal(g.dominant[g.playing])}: who plays?"
+        return f"{t} card play over", f"{t} OK: who won?"
+    side = SIDE_NAMES[g.playing]
+    return f"{t} {side} to play", f"{t} {side[:5]}: who plays?"
 
 
 def position_screen(g: State, notice: str = "") -> Screen:
