@@ -124,6 +124,18 @@ def test_play_sim_plays_the_game_asked_for(tmp_path: Path) -> None:
     assert json.loads(journal.read_text().splitlines()[0])["game"] == "scipio"
 
 
+def test_play_sim_prints_none_of_the_bots_secret_entries(tmp_path: Path) -> None:
+    """Scipio's organisation and cards are entered behind "look away": at a terminal nobody can look away,
+    so the bot's entry screens are replaced by one line, and the person's own are shown."""
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "scipio", "--sim", "--seed", "2",
+                             "--journal", str(tmp_path / "s.jsonl")], input="ok\n" * 30 + "quit\n", cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Rome: organise\n  Y0>" in out  # the person's own entry, cursor on the first formation
+    assert "Carthage: organise\n  Y0" not in out and "carthage is looking at their secret screen..." in out
+
+
 def test_play_sim_honours_the_bridge_profile(tmp_path: Path) -> None:
     journal = tmp_path / "h.jsonl"
     result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--seed", "3",

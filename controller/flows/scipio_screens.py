@@ -83,17 +83,19 @@ def handoff_screen(army: str, what: str) -> Screen:
 
 
 def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
+    """The army's secret organisation, as entered so far: private to it at a terminal."""
     cells = [f"{SHORT[f]}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FORMATIONS)]
     left = 34 - sum(values)
     return Screen(f"{NAMES[army]}: organise", (" ".join(cells[:3]), " ".join(cells[3:]),
                                                       notice or f"left to place: {left}"),
-                  footer="NEXT+ PREV- OK next", headline=NAMES[army])
+                  footer="NEXT+ PREV- OK next", headline=NAMES[army], private=army)
 
 
 def placement_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
+    """The army's secret cards, as entered so far: private to it at a terminal."""
     cells = [f"{f[0].upper()}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FIELDS)]
     return Screen(f"{NAMES[army]}: cards", ("  ".join(cells), notice or "NEXT/PREV change"),
-                  footer="OK next, BACK back", headline=NAMES[army])
+                  footer="OK next, BACK back", headline=NAMES[army], private=army)
 
 
 def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
