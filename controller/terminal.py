@@ -203,12 +203,18 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
 
     shown = [0]
     last = [""]
+    held: list[str] = []  # while ``fix`` works down a checklist, each screen waits for the next one
 
     def show(screen: Screen) -> None:
-        """Print what changed on the screen; a bot still at its secret screen is said once, not per press."""
+        """Print what changed on the screen; a bot still at its secret screen is said once, not per press,
+        and a checklist ``fix`` works down is printed as it ends, not once per piece."""
         shown[0] += 1
         text = seen_by(human, screen, prof.seats)
-        if not (screen.private and text == last[0]):
+        if held:
+            if held[0] and held[0].split("\n", 1)[0] != text.split("\n", 1)[0]:
+                out("\n" + held[0])  # another screen: the one held is worth reading after all
+            held[0] = text
+        elif not (screen.private and text == last[0]):
             out("\n" + text)
         last[0] = text
 
@@ -237,11 +243,16 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 out(term.help())
                 continue
             before = shown[0]
+            if words[0].lower() == "fix":
+                held.append("")
             try:
                 term.do(words)
             except Mistake as e:
                 out(f"cannot do that: {e}")
                 continue
+            finally:
+                if held and (text := held.pop()):
+                    out("\n" + text)
             term.let_bots_play()
             if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
                 out("\n" + seen_by(human, table.display.current, prof.seats))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -366,3 +368,18 @@ def test_tnt_on_a_bridge_is_laid_left_and_shot_and_the_board_follows(resume: Any
     for b in victims:
         t.lift(f"box:{b}")
     assert t.flow.phase is Phase.MENU and t.flow.game.to_move != layer, t.text
+
+
+def test_play_cannonball_sim_at_the_terminal(tmp_path: Path) -> None:
+    """A person in Blue's seat sets the board up with one command, spins, and the bot in Gray's seat spins
+    back: both spins journaled, the spinner shown turning, and the set-up checklist printed once, not once
+    per piece placed."""
+    path = tmp_path / "cb.jsonl"
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "cannonball", "--sim", "--seed", "2",
+                             "--journal", str(path)], input="fix\nspin\nwait 3\nquit\n",
+                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    moves = [json.loads(line)["move"] for line in path.read_text().splitlines()[1:]]
+    assert moves[0].startswith("spin blue ") and moves[1].startswith("spin gray ")
+    assert "Gray spins..." in result.stdout and result.stdout.count("Set up the board") < 20
+    assert f"game saved in {path}" in result.stdout
