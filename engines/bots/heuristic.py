@@ -41,7 +41,9 @@ class HeuristicBot:
             if best_of is None:
                 best_of = judged[key] = {}
                 for seq, end in turn_plans(world):
-                    best_of[seq[0]] = max(best_of.get(seq[0], float("-inf")), evaluate(end, player))
+                    value, best = evaluate(end, player), best_of.get(seq[0])
+                    if best is None or value > best:
+                        best_of[seq[0]] = value
             for move, value in best_of.items():
                 totals[move] = totals.get(move, 0.0) + value
         return self.rng.choice(_best_first_moves(list(totals.items())))

@@ -20,6 +20,7 @@ from engines.scipio.state import State
 WIN_VALUE: Final = 1000.0
 RISK: Final = (0.0, 12.0, 5.0, 2.0, 0.8, 0.3)  # by tokens left in a formation: 1 is one hit from losing
 SAMPLES: Final = 10
+_RISK_BY_TOKENS: Final = RISK + (0.0,) * (TOKENS + 1 - len(RISK))  # RISK for any formation, 0..34 tokens
 
 
 def evaluate(state: State, army: str) -> float:
@@ -27,7 +28,7 @@ def evaluate(state: State, army: str) -> float:
         return WIN_VALUE if state.winner == army else -WIN_VALUE
     if state.troops[army] is None or state.troops[other(army)] is None:
         return 0.0
-    troops = {a: list(state.troops[a] or ()) for a in ARMIES}
+    troops = {a: state.troops[a] or [] for a in ARMIES}  # read only: ``_after`` takes its own copy
     if state.step == "place" and state.placed[army] is not None and state.placed[other(army)] is None:
         return _expected_after_placement(state, army, troops)
     plan = state.plan if state.step == "remove" else []
@@ -62,7 +63,7 @@ def _value(troops: dict[str, list[int]], army: str) -> float:
 
 
 def _risk(troops: list[int]) -> float:
-    return sum(RISK[n] if n < len(RISK) else 0.0 for n in troops)
+    return sum(map(_RISK_BY_TOKENS.__getitem__, troops))
 
 
 def _expected_after_placement(state: State, army: str, troops: dict[str, list[int]]) -> float:
@@ -168,7 +169,7 @@ def candidates(state: State) -> list[Order]:
         troops = state.troops[player]
         assert troops is not None
         i, j = field_formations(moves[0].name)
-        risks = [_risk([troops[i] - m.nums[0], troops[j] - m.nums[1]]) for m in moves]
+        risks = [_RISK_BY_TOKENS[troops[i] - m.nums[0]] + _RISK_BY_TOKENS[troops[j] - m.nums[1]] for m in moves]
         least = min(risks)
         return [m for m, r in zip(moves, risks, strict=True) if r == least]
     return moves
