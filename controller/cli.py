@@ -173,12 +173,15 @@ def demo(args: argparse.Namespace) -> int:
     if not 0.0 <= args.line_noise <= NOISE_LIMIT:
         raise UsageError(f"--line-noise must be between 0 and {NOISE_LIMIT} (the most the board link is shown to "
                          f"carry a game through), got {args.line_noise}")
-    if args.line_noise and args.backend != "bridge":
-        raise UsageError("--line-noise is for --backend bridge: the direct backend has no serial line")
-    bridge = args.backend == "bridge"
-    profile = args.profile or (f"{info.name}-bridge-sim" if bridge else f"{info.name}-sim")
-    if bridge and profile not in info.profiles and args.profile is None:
-        raise UsageError(f"--backend bridge: no bridge profile for {info.name} yet")
+    profile = args.profile or f"{info.name}-sim"
+    bridge = profile_for(profile).backend == "sim-bridge"  # some games' own table is read over serial
+    if args.backend == "bridge" and not bridge:
+        if args.profile is not None or f"{info.name}-bridge-sim" not in info.profiles:
+            raise UsageError(f"--backend bridge: no bridge profile for {info.name} yet")
+        profile, bridge = f"{info.name}-bridge-sim", True
+    if args.line_noise and not bridge:
+        raise UsageError("--line-noise is for a board read over serial (--backend bridge): this one has no "
+                         "serial line")
     try:
         seats = info.seats(args.players)
         options = info.options(sim=True, players=args.players)

@@ -1,11 +1,22 @@
 """Screen models and the pure renderer that draws them for a 128x64 (or similar) monochrome display.
 
-A screen is data (title, lines, dice, a highlighted line), so flows can be tested on what they say and
-headless runs can print it; ``render`` turns it into a PIL image for any luma device.
+A screen is data (title, lines, dice, a highlighted line, a headline), so flows can be tested on what they
+say and headless runs can print it; ``render`` turns it into a PIL image for any luma device.
+
+Two sizes of text. The shipped 8-px font is about 1.4 mm high on a 0.96" panel: fine at arm's length,
+not from across the table. So a screen may carry a short ``headline`` (whose turn, a number just drawn,
+the scores) that is drawn two or three times as big at the top, beside big dice faces; everything
+else stays small. The big text is the small font's own glyphs scaled by whole pixels (nearest neighbour),
+so it is as crisp as the small text, has every character the small one has, needs no second font file
+or licence, and, like the small text, does not change with Pillow.
+
+The layout is made of fixed regions (title, each row, footer, dice), so that when one line of a screen
+changes, the others stay where they were: the display is sent only what changed (``controller.oled``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,6 +28,14 @@ CHAR_W = 6
 LINE_H = 10
 TITLE_H = 11
 DIE = 15  # die face size in pixels
+BAND_H = 24
+"""The headline band at the top, three 8-pixel pages: 2x text (the font's 9 rows from ascender to
+descender, doubled) or 3x numbers (8 rows: digits have no descenders, tripled), and dice faces half as
+big again as the small ones."""
+BIG_DIE = 21
+SMALL_H = 8
+"""Row pitch under a headline: one 8-pixel page a row (the glyphs from their ascenders to their
+descenders, whose last pixel row meets the next row's ascenders), so a row's change is sent as one page."""
 
 _PIPS = {
     1: [(1, 1)],
@@ -30,17 +49,26 @@ _PIPS = {
 
 @dataclass(frozen=True)
 class Screen:
-    """What one screen says. ``dice`` are drawn as faces at the right; ``selected`` highlights a line."""
+    """What one screen says. ``dice`` are drawn as faces at the right (0: a blank face, a die still to
+    roll or already played); ``selected`` highlights a line; ``headline`` is the one thing to read from
+    across the table, said again big: what the title or a line says small (whose turn, a number drawn, the
+    scores). It takes the title bar's place, the title then following it small (without the headline's
+    words it begins with: "Anna to move" under a big "Anna" says "to move") where the lines leave it a
+    row."""
 
     title: str
     lines: tuple[str, ...] = ()
     dice: tuple[int, ...] = ()
     selected: int | None = None
     footer: str = ""
+    headline: str = ""
+    private: str = ""  # the seat whose secret this shows (a hand, a bet): a terminal shows it to no one else
 
     def text(self) -> str:
-        """The screen as plain text: what a headless run prints and what tests read."""
-        head = self.title + (f"  [{' '.join(map(str, self.dice))}]" if self.dice else "")
+        """The screen as plain text: what a headless run prints and what tests read (the headline only
+        repeats, big, what the title or a line says)."""
+        numbers = [str(d) for d in self.dice if d]  # a blank face says nothing
+        head = self.title + (f"  [{' '.join(numbers)}]" if numbers else "")
         body = [("> " if i == self.selected else "  ") + line for i, line in enumerate(self.lines)]
         return "\n".join([head, *body, *([self.footer] if self.footer else [])])
 
@@ -70,20 +98,60 @@ class Layout:
     rows: tuple[Row, ...]
     footer: str
     cut: tuple[str, ...]  # texts that had to be shortened with "~" (rows past the bottom wait their turn)
+    headline: str = ""
+    scale: int = 1  # of the headline: 3 for a number, 2 for words
 
 
 def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
     """Menus (a ``selected`` line) scroll to keep the selection visible and show ``n/N``; other lines wrap
-    at spaces onto the next row rather than lose their end (``Taken back: put the pieces back``)."""
-    cut: list[str] = []
+    at spaces onto the next row rather than lose their end (``Taken back: put the pieces back``).
+
+    Every region has a fixed place: the title bar, the rows one under the other from the top, the footer
+    at the bottom, so one line's change moves nothing else. With a headline, the band takes the title
+    bar's place and the title (less the headline's words) is the first row, unless the lines need that row:
+    a screen of a game keeps its rows where they are whether its title shows or not.
+    """
+    pitch = SMALL_H if screen.headline else LINE_H
+    bottom = height - (pitch if screen.footer else 0) + (0 if screen.headline else 1)
     dice_w = len(screen.dice) * (DIE + 2)
-    footer_h = LINE_H if screen.footer else 0
-    top, bottom = TITLE_H + 1, height - footer_h + 1
-    capacity = max(1, (bottom - top) // LINE_H)
 
     def avail(y: int) -> int:
-        return width - (dice_w + 2 if dice_w and y < TITLE_H + 2 + DIE else 0)
+        beside_dice = not screen.headline and dice_w and y < TITLE_H + 2 + DIE
+        return width - (dice_w + 2 if beside_dice else 0)
 
+    title_text = screen.title
+    headline, scale = "", 1
+    cut: list[str] = []
+    if screen.headline:
+        band_w = width - (len(screen.dice) * (BIG_DIE + 2) + 2 if screen.dice else 0)
+        scale = _scale(screen.headline, band_w)
+        headline = screen.headline
+        while len(headline) > 1 and _small_width(headline) * scale > band_w - 1:
+            headline = headline[:-2] + "~"
+        cut += [screen.headline] if headline != screen.headline else []
+        if title_text.startswith(screen.headline):
+            title_text = title_text[len(screen.headline):].lstrip(" :")
+        rows, counter, body_cut, whole = _body(screen, BAND_H + SMALL_H, bottom, pitch, avail)
+        if not whole:  # the title's row goes to the lines if they then show whole, or more of them does
+            untitled = _body(screen, BAND_H, bottom, pitch, avail)
+            if untitled[3] or (not untitled[1] and len(untitled[0]) > len(rows)):  # a counter needs the row
+                rows, counter, body_cut, _ = untitled
+                title_text = ""
+    else:
+        rows, counter, body_cut, _ = _body(screen, TITLE_H + 1, bottom, pitch, avail)
+    title_w = width - (len(counter) + 1) * CHAR_W if counter else width
+    title = _fit(title_text, title_w)
+    footer = _fit(screen.footer, width) if screen.footer else ""
+    cut += [t for t, f in ((title_text, title), (screen.footer, footer)) if t and f != t]
+    return Layout(title, counter, tuple(rows), footer, tuple(cut + body_cut), headline, scale)
+
+
+def _body(screen: Screen, top: int, bottom: int, pitch: int,
+          avail: Callable[[int], int]) -> tuple[list[Row], str, list[str], bool]:
+    """The rows from ``top`` down to ``bottom``, the menu's ``n/N`` if it scrolls, the texts cut short,
+    and whether every line is shown whole (no scrolling, no row left out)."""
+    cut: list[str] = []
+    capacity = max(1, (bottom - top) // pitch)
     rows: list[Row] = []
     counter = ""
     if screen.selected is not None and len(screen.lines) > capacity:
@@ -92,45 +160,93 @@ def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
         shown = list(enumerate(screen.lines))[first:first + capacity]
     else:
         shown = list(enumerate(screen.lines))
+    whole = not counter
     y = top
     for i, line in shown:
         pieces = [line] if screen.selected is not None else _wrap(line, _chars(avail(y)))
         for piece in pieces:
-            if y + LINE_H > bottom:
+            if y + pitch > bottom:
+                whole = False
                 break
             fitted = _fit(piece, avail(y))
             if fitted != piece:
                 cut.append(piece)
             rows.append(Row(fitted, y, avail(y), i == screen.selected))
-            y += LINE_H
-    title_w = width - (len(counter) + 1) * CHAR_W if counter else width
-    title = _fit(screen.title, title_w)
-    footer = _fit(screen.footer, width) if screen.footer else ""
-    cut += [t for t, f in ((screen.title, title), (screen.footer, footer)) if t and f != t]
-    return Layout(title, counter, tuple(rows), footer, tuple(cut))
+            y += pitch
+    return rows, counter, cut, whole
 
 
 def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
-    """Draw ``screen`` on a new mode-"1" image: title bar, dice faces, lines, footer."""
+    """Draw ``screen`` on a new mode-"1" image: title bar (or headline band and title row), dice faces,
+    lines, footer."""
     image = Image.new("1", (width, height), 0)
     draw = ImageDraw.Draw(image)
     f = font()
     plan = layout(screen, width, height)
-    draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
-    draw.text((1, 0), plan.title, font=f, fill=0)
-    if plan.counter:
-        draw.text((width - len(plan.counter) * CHAR_W - 1, 0), plan.counter, font=f, fill=0)
-    dice_w = len(screen.dice) * (DIE + 2)
-    for i, value in enumerate(screen.dice):
-        _die(draw, width - dice_w + i * (DIE + 2), TITLE_H + 2, value)
+    if plan.headline:
+        image.paste(1, (1, 0), _big(plan.headline, plan.scale))
+        pitch, shift = SMALL_H, -2  # a row is the glyphs from their ascenders down: two blank rows go above
+        if plan.title:
+            draw.text((1, BAND_H + shift), plan.title, font=f, fill=1)
+        if plan.counter:
+            draw.text((width - len(plan.counter) * CHAR_W - 1, BAND_H + shift), plan.counter, font=f, fill=1)
+        for i, value in enumerate(screen.dice):
+            _die(draw, width - (len(screen.dice) - i) * (BIG_DIE + 2) + 2, 1, value, BIG_DIE)
+    else:
+        pitch, shift = LINE_H, 0
+        draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
+        draw.text((1, 0), plan.title, font=f, fill=0)
+        if plan.counter:
+            draw.text((width - len(plan.counter) * CHAR_W - 1, 0), plan.counter, font=f, fill=0)
+        dice_w = len(screen.dice) * (DIE + 2)
+        for i, value in enumerate(screen.dice):
+            _die(draw, width - dice_w + i * (DIE + 2), TITLE_H + 2, value, DIE)
     for row in plan.rows:
         if row.selected:
-            draw.rectangle((0, row.y, row.width - 1, row.y + LINE_H - 1), fill=1)
-        draw.text((1, row.y), row.text, font=f, fill=0 if row.selected else 1)
-    if screen.footer:
-        draw.line((0, height - LINE_H - 1, width - 1, height - LINE_H - 1), fill=1)
-        draw.text((1, height - LINE_H), plan.footer, font=f, fill=1)
+            draw.rectangle((0, row.y, row.width - 1, row.y + pitch - 1), fill=1)
+        draw.text((1, row.y + shift), row.text, font=f, fill=0 if row.selected else 1)
+    if screen.footer and plan.headline:  # no room for a rule: the footer is a bar
+        draw.rectangle((0, height - pitch, width - 1, height - 1), fill=1)
+        draw.text((1, height - pitch + shift), plan.footer, font=f, fill=0)
+    elif screen.footer:
+        draw.line((0, height - pitch - 1, width - 1, height - pitch - 1), fill=1)
+        draw.text((1, height - pitch + shift), plan.footer, font=f, fill=1)
     return image
+
+
+def _scale(text: str, width: int) -> int:
+    """3x for a number (a draw, the scores) where it fits the width, 2x for words: the same size for
+    every player's name, whatever its letters."""
+    return 3 if not any(c.isalpha() for c in text) and _small_width(text) * 3 <= width - 1 else 2
+
+
+HALF_SPACE = CHAR_W // 2
+"""A space in big text is half a character: a whole one, scaled, is a gap wider than a letter, and four
+scores must fit (``12 31 8 20``)."""
+
+
+def _small_width(text: str) -> int:
+    return len(text) * CHAR_W - text.count(" ") * (CHAR_W - HALF_SPACE)
+
+
+@cache
+def _small(text: str, top: int, rows: int) -> Image.Image:
+    """``text`` in the small font, its glyph rows ``top`` to ``top + rows`` only (spaces as wide as
+    ``_small_width`` counts them)."""
+    image = Image.new("1", (max(1, _small_width(text)), rows), 0)
+    draw = ImageDraw.Draw(image)
+    x = 0
+    for word in text.split(" "):
+        draw.text((x, -top), word, font=font(), fill=1)
+        x += len(word) * CHAR_W + HALF_SPACE
+    return image
+
+
+@cache
+def _big(text: str, scale: int) -> Image.Image:
+    """The headline at ``scale``: the small glyphs' rows that the band holds, each pixel a square."""
+    small = _small(text, 2, 8) if scale == 3 else _small(text, 2, 9)  # 3x: digits have no descenders
+    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
 
 
 def _chars(width: int) -> int:
@@ -159,8 +275,11 @@ def _wrap(text: str, limit: int) -> list[str]:
     return out
 
 
-def _die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int) -> None:
-    draw.rounded_rectangle((x, y, x + DIE - 1, y + DIE - 1), radius=3, outline=1, fill=0)
+def _die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int, size: int) -> None:
+    """A die face ``size`` pixels square: pips 2 pixels wide 4 apart on the small face, 3 wide 5 apart on
+    the big one."""
+    pip, step = (2, 4) if size < BIG_DIE else (3, 5)
+    draw.rounded_rectangle((x, y, x + size - 1, y + size - 1), radius=3, outline=1, fill=0)
     for px, py in _PIPS.get(value, []):
-        cx, cy = x + 3 + px * 4, y + 3 + py * 4
-        draw.rectangle((cx, cy, cx + 1, cy + 1), fill=1)
+        cx, cy = x + 1 + pip + px * step, y + 1 + pip + py * step
+        draw.rectangle((cx, cy, cx + pip - 1, cy + pip - 1), fill=1)

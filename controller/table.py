@@ -40,7 +40,7 @@ BACKENDS = {"sim": "sim_hardware.backend", "gpio": "controller.gpio_backend", "b
 def game_needs(game: str) -> Needs:
     """What a profile for ``game`` must provide; ``KeyError`` names the known games."""
     info = get_game(game)
-    return Needs(info.locations(), info.buttons)
+    return Needs(info.locations(), info.buttons, info.players)
 
 
 def profile_for(name_or_path: str) -> Profile:

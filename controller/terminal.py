@@ -4,13 +4,16 @@ You are the person at the table: you lift and place pieces and press buttons by 
 other seats physically, as in the demo; the screen is printed whenever it changes. Locations are typed
 as the screen names them (``17``, ``yellow.0``) or in full (``pos:17``); any button of the profile is a
 command by its own name (``roll``, ``ok``, ``tap:rome:yellow.0``). Every mistake is one line.
+
+The terminal prints only what your seat may read: a screen private to another seat (their hand, their
+bet, which the OLED shows behind a "look away" screen) is replaced by one line saying who is looking.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -168,6 +171,15 @@ class Terminal:
                 return
 
 
+def seen_by(seat: str, screen: Screen, names: Mapping[str, str]) -> str:
+    """What the person in ``seat`` may read of ``screen``: all of it, unless it is another seat's secret.
+    At the table everyone else looks away; at the terminal the bots' secrets are not printed at all.
+    ``names`` are the seats as the profile names them."""
+    if screen.private and screen.private != seat:
+        return f"{names.get(screen.private, screen.private)} is looking at their secret screen..."
+    return screen.text()
+
+
 def _write(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -190,10 +202,15 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     rng = random.Random(seed)
 
     shown = [0]
+    last = [""]
 
     def show(screen: Screen) -> None:
+        """Print what changed on the screen; a bot still at its secret screen is said once, not per press."""
         shown[0] += 1
-        out("\n" + screen.text())
+        text = seen_by(human, screen, prof.seats)
+        if not (screen.private and text == last[0]):
+            out("\n" + text)
+        last[0] = text
 
     table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show,
                         options=options)
@@ -227,7 +244,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 continue
             term.let_bots_play()
             if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
-                out("\n" + table.display.current.text())
+                out("\n" + seen_by(human, table.display.current, prof.seats))
     except StopRequested:
         stop_table(table)
         raise

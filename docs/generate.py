@@ -37,9 +37,7 @@ def flows_markdown() -> str:
         phases = list(module.Phase)
         out += [f"## {info.title}", "", "```mermaid", "stateDiagram-v2", f"    [*] --> {phases[0].name}"]
         seen: set[str] = set()
-        if not hasattr(module, "TRANSITIONS"):  # a flow that moves between its phases by hand
-            out += [f"    {p.name}" for p in phases[1:]]
-        for t in getattr(module, "TRANSITIONS", ()):
+        for t in module.TRANSITIONS:
             sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
             cond = t.get("conditions")
             label = t["trigger"] + (f" [{cond}]" if isinstance(cond, str) else "")

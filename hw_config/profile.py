@@ -30,6 +30,7 @@ BAUD_RANGE = (1200, 4_000_000)
 DRIVERS = ("ssd1306", "sh1106", "dummy")
 # BCM GPIO numbers usable on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM.
 GPIO_RANGE = range(2, 28)
+MCU_LINES = range(256)  # an MCU's matrix lines: its own pins, or the outputs and inputs of shift-register chains
 I2C_PINS = {1: (2, 3), 0: (0, 1)}
 MAX_ENTRIES = 1024  # buttons, layout cells, unused cells: far above any board (a 26x26 matrix has 676)
 TIMING_LIMITS: dict[str, tuple[float, float]] = {
@@ -46,6 +47,7 @@ TIMING_DEFAULTS: dict[str, float] = {
     "scan_hz": 200, "debounce_scans": 3, "settle_us": 10, "settle_s": 0.3, "grace_s": 3.0, "hold_s": 1.0,
     "message_min_s": 1.5,
 }
+SEAT_NAME_CHARS = 5  # a name in an OLED title beside what the seat does: "Bruno tips, round 3/6" is 21
 SECTIONS: dict[str, set[str]] = {
     "board": {"name", "game", "backend", "pin_factory", "layout"},
     "matrix": {"rows", "cols"},
@@ -53,6 +55,7 @@ SECTIONS: dict[str, set[str]] = {
     "display": {"driver", "bus", "address", "width", "height"},
     "timing": set(TIMING_LIMITS),
     "serial": {"url", "baud"},
+    "seats": set(),  # any seat of the game; each name checked below
     "bots": {"think_ms"},
 }
 THINK_MS_RANGE = (1, 60_000)  # a bot's time budget per decision: a minute is past anyone's patience
@@ -116,6 +119,7 @@ class Profile:
     layout_path: Path
     cells: dict[Cell, str] = field(default_factory=dict)  # matrix cell -> location name
     serial: Serial | None = None  # the link to the board's MCU (backend "bridge")
+    seats: dict[str, str] = field(default_factory=dict)  # seat -> the name the screens show ([seats])
     bots: Bots = field(default_factory=Bots)
 
     @property
@@ -133,10 +137,12 @@ def resolve(name_or_path: str) -> Path:
 
 @dataclass(frozen=True)
 class Needs:
-    """What a game needs from a table: every location mapped to a cell, and these buttons."""
+    """What a game needs from a table: every location mapped to a cell, and these buttons; ``seats`` are
+    the seats ``[seats]`` may name (empty: not checked)."""
 
     locations: frozenset[str]
     buttons: tuple[str, ...]
+    seats: tuple[str, ...] = ()
 
 
 def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None = None) -> Profile:
@@ -155,7 +161,8 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
             need = needs(game)
         except KeyError as e:
             problems.append(Problem(str(path), "board.game", str(e.args[0]) if e.args else f"unknown game {game!r}"))
-    profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [])
+    profile = checker.profile(data, set(need.locations) if need else None, list(need.buttons) if need else [],
+                              need.seats if need else ())
     if problems or profile is None:
         raise ConfigError(problems)
     return profile
@@ -181,7 +188,8 @@ class _Checker:
     def bad(self, key: str, message: str, file: str | None = None) -> None:
         self.problems.append(Problem(file or self.file, key, message))
 
-    def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str]) -> Profile | None:
+    def profile(self, data: dict[str, Any], locations: set[str] | None, needed: list[str],
+                seats: tuple[str, ...]) -> Profile | None:
         for section, value in data.items():
             if section not in SECTIONS:
                 self.bad(section, f"unknown section (known: {', '.join(SECTIONS)})")
@@ -201,8 +209,9 @@ class _Checker:
         backend = self.choice(board, "board", "backend", BACKENDS)
         pin_factory = self.choice(board, "board", "pin_factory", PIN_FACTORIES.get(backend) if backend else None)
         layout_name = self.text(board, "board", "layout")
-        rows = self.pins(tables["matrix"], "matrix", "rows")
-        cols = self.pins(tables["matrix"], "matrix", "cols")
+        lines = MCU_LINES if backend in MCU_BACKENDS else GPIO_RANGE
+        rows = self.pins(tables["matrix"], "matrix", "rows", lines)
+        cols = self.pins(tables["matrix"], "matrix", "cols", lines)
         size = (len(rows), len(cols)) if rows is not None and cols is not None else None
         display = self.display(tables["display"])
         timing = self.timing(tables["timing"])
@@ -218,13 +227,14 @@ class _Checker:
             layout_path = (self.path.parent / layout_name if layout_name.endswith(".toml")
                            else LAYOUTS / f"{layout_name}.toml")
         cells = self.layout(layout_path, game, size, buttons, locations) if layout_name else {}
+        names = self.seats(tables["seats"], seats)
         bots = self.bots(tables["bots"])
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial, bots)
+                       buttons, display, timing, layout_path, cells, serial, names, bots)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 
@@ -261,29 +271,32 @@ class _Checker:
             return None
         return int(value)
 
-    def pin(self, value: object, key: str) -> int | None:
+    def pin(self, value: object, key: str, lines: range = GPIO_RANGE) -> int | None:
         if not _is_int(value):
             self.bad(key, f"pin {_short(value)} must be an integer (a BCM GPIO number)")
             return None
         assert isinstance(value, int)
-        if value not in GPIO_RANGE:
-            self.bad(key, f"pin {value!r} is out of range (BCM GPIO {GPIO_RANGE.start}..{GPIO_RANGE.stop - 1})")
+        if value not in lines:
+            what = "BCM GPIO" if lines is GPIO_RANGE else "the MCU's lines"
+            self.bad(key, f"pin {value!r} is out of range ({what} {lines.start}..{lines.stop - 1})")
             return None
         return value
 
-    def pins(self, table: Mapping[str, Any], section: str, key: str) -> list[int | None] | None:
+    def pins(self, table: Mapping[str, Any], section: str, key: str, lines: range) -> list[int | None] | None:
         """The pins of one matrix side, ``None`` in place of each bad one, so the matrix keeps its size;
-        ``None`` for a list that is not there at all."""
+        ``None`` for a list that is not there at all. ``lines``: the Pi's GPIOs, or on an MCU its lines
+        (a shift-register build numbers them 0 up, which are no Pi GPIOs)."""
         name = f"{section}.{key}"
         value = table.get(key)
         if not isinstance(value, list) or not value:
             self.bad(name, "missing or empty: list the BCM GPIO numbers" if value is None else
                      f"must be a list of BCM GPIO numbers, got {_short(value)}")
             return None
-        if len(value) > len(GPIO_RANGE):
-            self.bad(name, f"{len(value)} pins; there are only {len(GPIO_RANGE)} usable GPIOs")
+        if len(value) > len(lines):
+            self.bad(name, f"{len(value)} pins; there are only {len(lines)} usable "
+                           f"{'GPIOs' if lines is GPIO_RANGE else 'lines'}")
             return None
-        return [self.pin(pin, f"{name}[{i}]") for i, pin in enumerate(value)]
+        return [self.pin(pin, f"{name}[{i}]", lines) for i, pin in enumerate(value)]
 
     def cell(self, value: object, key: str, size: tuple[int, int] | None, file: str | None = None) -> Cell | None:
         if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
@@ -371,6 +384,31 @@ class _Checker:
         for name in needed:
             if name not in table:
                 self.bad(f"buttons.{name}", "missing: the game needs this button")
+        return out
+
+    def seats(self, table: dict[str, Any], known: tuple[str, ...]) -> dict[str, str]:
+        """``[seats]``: the names the screens show instead of the engine's seats (``p1 = "Anna"``); the
+        journal keeps the seats. A name must fit an OLED title beside what the seat does, be drawable in
+        the OLED's Latin-1 font, and differ from every other seat's name (and unnamed seat), so nobody
+        mistakes whose secret screen is up."""
+        out: dict[str, str] = {}
+        if not self.bounded(table, "seats", dict, "a table of seat = name"):
+            return out
+        shown = {seat: seat for seat in known if seat not in table}  # the unnamed keep their seat's name
+        for seat, name in table.items():
+            key = f"seats.{seat}"
+            if known and seat not in known:
+                self.bad(key, f"not a seat of this game (seats: {', '.join(known)})")
+            elif not isinstance(name, str) or not name:
+                self.bad(key, f"must be a non-empty string, got {_short(name)}")
+            elif len(name) > SEAT_NAME_CHARS:
+                self.bad(key, f"{name!r} is {len(name)} characters; at most {SEAT_NAME_CHARS} fit the screen")
+            elif name != name.strip() or not name.isprintable() or max(map(ord, name)) > 0xFF:
+                self.bad(key, f"{name!r}: letters, digits and inner spaces the OLED's Latin-1 font can draw")
+            elif (other := next((s for s, n in shown.items() if n.casefold() == name.casefold()), None)) is not None:
+                self.bad(key, f"{name!r} is already the name of seat {other}")
+            else:
+                out[seat] = shown[seat] = name
         return out
 
     def pins_once(self, matrix: list[tuple[int | None, str]], buttons: dict[str, Button],

@@ -49,4 +49,4 @@ def create(profile: Profile, *, frames_dir: Path | None = None, seed: int = 0, l
     link = Link(partial(mcu.open_port, _open_serial), len(profile.rows), len(profile.cols))
     mcu.link = link
     clock.mcu = mcu
-    return SimBridgeHardware(SimPinFactory(board), device, clock, board, mcu, link)
+    return SimBridgeHardware(SimPinFactory(board, matrix_on_pi=False), device, clock, board, mcu, link)

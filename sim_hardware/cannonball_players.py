@@ -6,11 +6,18 @@ move as people do: lift what leaves, then put down what arrives (an escorted can
 troopers), a trooper entering an enemy's fort box takes the enemy off first. A gate is closed by putting
 it in its slot, opened by taking it out. After a removal or the end of a march, the board is put in line
 with the position, one magnet at a time, while the checklist is on the screen.
+
+With ``mistakes`` > 0 a share of the trooper steps goes wrong first, as at the other tables: the trooper
+put on a wrong box (the checklist guides it back, then the step is made again), another piece lifted and
+put back, a piece held in the air past the grace period, or OK pressed before moving (the march menu
+opens, BACK closes it). Every slip is chosen so that no legal move looks like it on the board: the
+table must catch each one and the game goes on exactly as without them.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
@@ -18,6 +25,7 @@ from typing import Any
 from engines.base import Move
 from engines.bots.match import Bot
 from engines.cannonball import BOX_NAMES, GATES, State
+from engines.cannonball.board import FORT_OF, NEIGHBOURS, SECTION_OF
 from engines.cannonball.moves import Blew, CannonMove, GateMove, Step
 from hw_config import Profile
 from sim_hardware.hands import Hands
@@ -25,6 +33,7 @@ from sim_hardware.pins import SimBoard
 
 LOOK_S = 0.3  # reading the screen before the next press
 HAND_S = 0.25  # a magnet lifted or put down
+SLIPS = ("wrong box", "lift and put back", "slow hand", "needless OK")
 
 
 def same_on_the_board(a: Move, b: Move) -> bool:
@@ -47,11 +56,15 @@ class ScriptedCannonballTable(Hands):
         self.flow = flow
         self.bots = bots
         self.rng = rng
-        self.mistakes = mistakes  # people here make no deliberate mistakes yet
+        self.mistakes = mistakes
+        self.mistakes_made = 0
+        self.slips: Counter[str] = Counter()  # mistakes made, by kind
         self.cells = profile.locations
         self._decided: dict[int, Move] = {}
         self._done: set[int] = set()  # journal lines whose move the hands already made
         self._confirmed: set[int] = set()  # ... and confirmed with OK when the table saw nothing
+        self._slipped: set[int] = set()  # journal lines whose move went wrong once (one slip a move)
+        self._menu_slip = -1  # the line at which OK opened the march menu by mistake
 
     def _decide(self, now: float) -> None:
         flow = self.flow
@@ -78,7 +91,10 @@ class ScriptedCannonballTable(Hands):
             else:
                 self._pick(move)
         elif phase == "choose":
-            if any(same_on_the_board(move, c) for c in flow.candidates):
+            if flow.seq == self._menu_slip:  # opened by mistake: not the menu, the board
+                self._menu_slip = -1
+                self._press("BACK", LOOK_S)
+            elif any(same_on_the_board(move, c) for c in flow.candidates):
                 self._pick(move)
             else:
                 self._press("BACK", LOOK_S)
@@ -103,8 +119,11 @@ class ScriptedCannonballTable(Hands):
                 self._confirmed.add(seq)
                 self._press("OK", self.profile.timing.settle_s + LOOK_S)
             return
-        self._done.add(seq)
         game: State = self.flow.game
+        if self.mistakes and type(move) is Step and seq not in self._slipped and self.rng.random() < self.mistakes \
+                and self._slip(game, move):
+            return
+        self._done.add(seq)
         if isinstance(move, Step):
             self._lift(BOX_NAMES[move.src])
             if game.board[move.dst]:
@@ -115,6 +134,56 @@ class ScriptedCannonballTable(Hands):
                 self._lift(BOX_NAMES[src])
             for dst in (*(d for _, d in move.escorts), move.dst):
                 self._place(BOX_NAMES[dst])
+
+    def _slip(self, game: State, step: Step) -> bool:
+        """Get ``step`` wrong once, one of ``SLIPS`` (see the module docstring); ``False`` if the chosen
+        slip cannot be made here (the step is then made right). A slip that leaves the move unmade waits
+        past the grace period, so the table's checklist is up before the hands look again."""
+        kind = self.rng.choice(SLIPS)
+        src, dst = BOX_NAMES[step.src], BOX_NAMES[step.dst]
+        if kind == "wrong box":
+            wrong = self._wrong_box(game, step)
+            if wrong is None:
+                return False
+            self._lift(src)
+            self._place(wrong)
+            self._act(self.profile.timing.grace_s + 1.0, lambda: None, "wait for the checklist")
+        elif kind == "lift and put back":
+            others = [b for b, code in enumerate(game.board) if code and (code - 1) >> 1 == game.to_move
+                      and SECTION_OF[b] >= 0 and b != step.src]  # a fort's lifted piece can look like a capture
+            if not others:
+                return False
+            other = BOX_NAMES[self.rng.choice(others)]
+            self._lift(other)
+            self._place(other)
+            return self._slipped_once(kind, False)
+        elif kind == "slow hand":
+            if game.board[step.dst]:
+                return False  # a capture in a fort: the enemy piece comes off first, no slow hand
+            self._act(self.profile.timing.grace_s + 1.0, partial(self.board.lift, self.cells[f"box:{src}"]),
+                      "lift and hold")
+            self._place(dst)
+            self._done.add(self.flow.seq)
+        else:
+            self._menu_slip = self.flow.seq
+            self._press("OK", LOOK_S)
+        return self._slipped_once(kind, True)
+
+    def _slipped_once(self, kind: str, waiting: bool) -> bool:
+        """Count the slip and mark its line, so the move is made right next time (one slip a move);
+        ``waiting``: the move is still to be made (or finished) by the actions queued, so do nothing more."""
+        self._slipped.add(self.flow.seq)
+        self.mistakes_made += 1
+        self.slips[kind] += 1
+        return waiting
+
+    def _wrong_box(self, game: State, step: Step) -> str | None:
+        """An empty box near the step's landing that no legal move from its box reaches, outside the forts
+        (so the board after the slip matches nothing the referee could accept)."""
+        legal = {m.dst for m in game.legal_moves().simple if isinstance(m, Step) and m.src == step.src}
+        near = sorted({b for n in NEIGHBOURS[step.dst] for b in (n, *NEIGHBOURS[n])})
+        options = [b for b in near if not game.board[b] and b not in legal and b != step.src and FORT_OF[b] < 0]
+        return BOX_NAMES[self.rng.choice(options)] if options else None
 
     def _gate(self, move: GateMove) -> None:
         seq = self.flow.seq

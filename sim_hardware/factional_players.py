@@ -7,7 +7,8 @@ biased so that a demo shows every kind -- battles shared, borrowed and leaderles
 and vetoed, rolls, a discard. Closed loop, as people are: each time their hands are free they look at the
 table (the flow's phase, its question, its entry in progress, its fix-up list) and do one thing. With
 ``mistakes`` > 0 they also put a chit down on its new cell before lifting the old one and hesitate (two
-chits in a row), or knock a chit while entering a battle; the table must guide them back each time.
+chits in a row), knock a chit while entering a battle, or enter a battle's PCs wrong, see it on the
+Honor board and take it back before entering it right; the table must guide them back each time.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class ScriptedFactionalTable(Hands):
         self.cells = profile.locations
         self.intent: list[str] | None = None  # an event being entered with the buttons, word by word
         self.expect: tuple[str, str | None] | None = None  # a chit moved: the province and its new holder
+        self.retake: list[str] | None = None  # the event meant, once the wrong one entered is taken back
+        self._wrong_seq: int | None = None  # the journal line of the wrong one
         self.made: Counter[str] = Counter()  # what happened, by kind: the demo's variety, and the tests'
         self.mistakes_made = 0
         self._events_this_play = 0
@@ -79,6 +82,8 @@ class ScriptedFactionalTable(Hands):
             self._enter()
         elif phase == "confirm":
             self._press("OK" if self.intent == flow.words else "BACK", LOOK_S)
+        elif phase == "undo":  # "Take back?": yes for the wrong event just entered, else no
+            self._press("OK" if self.retake is not None and flow.seq == self._wrong_seq else "BACK", LOOK_S)
         elif phase == "board":
             self._board(flow.game)
 
@@ -93,6 +98,15 @@ class ScriptedFactionalTable(Hands):
                 self._open(self.intent)  # not entered yet (left by a BACK): open it again
                 return
             self.intent = None
+            if self.retake is not None and self._wrong_seq is None:
+                self._wrong_seq = self.flow.seq  # the wrong one is in: "that's not what happened"
+        if self.retake is not None and self._wrong_seq is not None:
+            if self.flow.seq == self._wrong_seq:
+                self._press("BACK", LOOK_S)  # take it back (never during an activation: nothing starts then)
+                return
+            words, self.retake, self._wrong_seq = self.retake, None, None
+            self._start(words)  # taken back: now the right one
+            return
         if g.phase == "activation":
             veto = (self.made["veto"] == 0 and g.turn >= 3) or self.rng.random() < 0.3
             self.made["veto" if veto else "approve"] += 1
@@ -135,7 +149,11 @@ class ScriptedFactionalTable(Hands):
             self.made["roll"] += 1
             self._start(["roll"])
         elif roll < 0.5:
-            self._start(self._battle())
+            words = self._battle()
+            if self.mistakes and self.rng.random() < self.mistakes:
+                self.mistakes_made += 1  # one PC too many entered: taken back, then entered right
+                self.retake, words = words, [*words[:3], str(int(words[3]) + 1)]
+            self._start(words)
         else:
             self._move_chit(g)
         return True
@@ -231,7 +249,7 @@ class ScriptedFactionalTable(Hands):
                 self._press(f"faction:{target}", LOOK_S)
                 return
         if target not in flow.options:
-            self.intent = None  # the position moved on: think again
+            self.intent = self.retake = None  # the position moved on: think again
             self._press("BACK", LOOK_S)
             return
         self._select(flow.options.index(target))

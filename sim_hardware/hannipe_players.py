@@ -50,8 +50,8 @@ class ScriptedHannipeTable(Hands):
         if phase == "mat":
             self._tidy(game)
             return
-        if phase in ("finish", "coins", "turn"):
-            self._press("OK", LOOK_S)  # the leader turns the card; everyone reads the finish
+        if phase in ("finish", "coins") or (phase == "turn" and game.leader in self.bots):
+            self._press("OK", LOOK_S)  # a bot leader turns the card; anyone reads on after the finish
             return
         player = game.current_player
         if player is None or player not in self.bots:

@@ -113,8 +113,9 @@ class WiredMockPin(MockPin):  # type: ignore[misc]
         self._board = factory.board
         number = int(info.name[4:])
         self._number = number
-        self._row = self._board.row_of.get(number)
-        self._col = self._board.col_of.get(number)
+        on_pi = factory.matrix_on_pi
+        self._row = self._board.row_of.get(number) if on_pi else None
+        self._col = self._board.col_of.get(number) if on_pi else None
         super().__init__(factory, info)
 
     def clear_states(self) -> None:
@@ -170,8 +171,11 @@ class SimLines:
 class SimPinFactory(MockFactory):  # type: ignore[misc]
     """gpiozero's MockFactory producing wired pins for one simulated board."""
 
-    def __init__(self, board: SimBoard) -> None:
+    def __init__(self, board: SimBoard, *, matrix_on_pi: bool = True) -> None:
+        """``matrix_on_pi`` is False when a microcontroller reads the matrix: its line numbers are then
+        the MCU's pins, which must not shadow the Pi's own pins of the same numbers (the buttons)."""
         self.board = board
+        self.matrix_on_pi = matrix_on_pi
         super().__init__(pin_class=WiredMockPin)
 
     def matrix_lines(self, rows: list[int], cols: list[int]) -> SimLines:

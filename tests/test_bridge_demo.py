@@ -68,7 +68,7 @@ def test_a_cable_pulled_mid_game_is_survived(tmp_path: Path) -> None:
                                                       "the board link is shown to carry a game through), got 0.21"),
     (["--backend", "bridge", "--line-noise", "0.5"], f"--line-noise must be between 0 and {NOISE_LIMIT}"),
     (["--backend", "bridge", "--line-noise", "-0.1"], f"--line-noise must be between 0 and {NOISE_LIMIT}"),
-    (["--line-noise", "0.1"], "--line-noise is for --backend bridge"),
+    (["--line-noise", "0.1"], "--line-noise is for a board read over serial"),
 ])
 def test_bad_line_noise_is_one_line_and_exit_2(argv: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

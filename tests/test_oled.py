@@ -10,7 +10,7 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-from controller.oled import DiffingSH1106, DiffingSSD1306, changed_span, pack_pages
+from controller.oled import DiffingSH1106, DiffingSSD1306, changed_runs, pack_pages, stacked
 from controller.screen import Screen, render
 
 # luma's own drivers are the reference here, and they use a Pillow call that Pillow 14 will drop
@@ -118,13 +118,29 @@ def test_a_push_that_fails_halfway_is_sent_whole_next_time(kind: str) -> None:
     assert bus.visible() == _reference(kind, second)
 
 
-def test_changed_span_finds_the_first_and_last_differing_column() -> None:
+def test_changed_runs_skip_long_unchanged_gaps_and_join_short_ones() -> None:
     old = bytes(128)
-    assert changed_span(None, old) == (0, 127)
-    assert changed_span(old, old) is None
+    assert changed_runs(None, old) == [(0, 127)]
+    assert changed_runs(old, old) == []
     new = bytearray(old)
     new[5] = 1
     new[90] = 0x80
-    assert changed_span(old, bytes(new)) == (5, 90)
+    assert changed_runs(old, bytes(new)) == [(5, 5), (90, 90)]  # two windows, not 86 columns
+    new[12] = new[13] = 4
+    assert changed_runs(old, bytes(new)) == [(5, 13), (90, 90)]  # 6 unchanged columns: cheaper to resend
     new[0] = new[127] = 2
-    assert changed_span(old, bytes(new)) == (0, 127)
+    assert changed_runs(old, bytes(new)) == [(0, 13), (90, 90), (127, 127)]
+
+
+def test_runs_on_pages_one_above_the_other_share_a_window_when_it_costs_less() -> None:
+    assert stacked([(2, 2, 10, 40), (3, 3, 12, 41), (5, 5, 10, 40)]) == [(2, 3, 10, 41), (5, 5, 10, 40)]
+    assert stacked([(2, 2, 0, 3), (3, 3, 0, 100)]) == [(2, 2, 0, 3), (3, 3, 0, 100)]  # 97 columns resent: no
+
+
+def test_a_line_that_changes_costs_its_own_columns_only() -> None:
+    bus = OledBus("ssd1306")
+    device = DiffingSSD1306(i2c(bus=bus), width=128, height=64)
+    device.display(render(Screen("Blue to move", ("Move a piece", "Done: 12-17"))))
+    before = bus.bytes
+    device.display(render(Screen("Blue to move", ("Move a piece", "Done: 12-18"))))
+    assert bus.bytes - before < 40  # one digit: a few columns over two pages in one window

@@ -1,15 +1,20 @@
-"""Screens: golden PNGs of three screens as the simulated OLED showed them, and the renderer's rules."""
+"""Screens: golden PNGs of screens as the simulated OLED showed them, and the renderer's rules: the
+headline drawn big, and rows that stay in place so a change of one line is sent as its own page."""
 
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 from table_harness import Harness
 
-from controller.screen import Screen, render
+import engines.hannipe as hannipe
+from controller.flows.hannipe_screens import tip_screen
+from controller.oled import pack_pages
+from controller.screen import BAND_H, SMALL_H, Screen, layout, render
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -68,3 +73,76 @@ def test_a_message_stays_up_for_its_minimum_time(table: Harness) -> None:
     assert table.text.startswith("Message")
     table.run(table.profile.timing.message_min_s + 0.1)
     assert table.text.startswith("Next") and table.table.display.frames == before + 2
+
+
+# -- the headline: the one thing read from across the table, and rows that stay in place ------------------
+
+def _pages_changed(a: Screen, b: Screen) -> set[int]:
+    old, new = pack_pages(render(a)), pack_pages(render(b))
+    return {p for p in range(len(old)) if old[p] != new[p]}
+
+
+def test_a_headline_is_drawn_big_and_the_title_follows_it_small() -> None:
+    plan = layout(Screen("Yellow to move", ("Done: 12-17",), dice=(3, 5), headline="Yellow"))
+    assert (plan.headline, plan.scale, plan.title) == ("Yellow", 2, "to move")
+    assert [row.y for row in plan.rows] == [BAND_H + SMALL_H]  # under the title's row, a page each
+    assert layout(Screen("Gray spun 4", headline="4")).scale == 3  # a number is bigger still
+    assert layout(Screen("T1", headline="8 6 12 31")).headline == "8 6 12 31"  # narrow spaces: it fits
+    image = render(Screen("Yellow to move", headline="Yellow"))
+    box = image.crop((0, 0, 128, BAND_H)).getbbox()
+    assert box is not None and box[3] - box[1] >= 12  # twice the small capitals' 6 rows
+
+
+def test_the_title_gives_its_row_to_lines_that_need_it() -> None:
+    three = Screen("Blue: press ROLL", ("Home Y0 B0", "Wait Y0 B0", "Move a piece"), headline="Blue",
+                   footer="NEXT menu, BACK undo")
+    four = Screen("Blue: press ROLL", ("Done: 5-9", "Home Y0 B0", "Wait Y0 B0", "Move a piece"), headline="Blue",
+                  footer="NEXT menu, BACK undo")
+    assert layout(three).title == "press ROLL" and [r.y for r in layout(three).rows] == [32, 40, 48]
+    assert layout(four).title == "" and [r.y for r in layout(four).rows] == [24, 32, 40, 48]
+    assert not layout(four).cut
+    assert layout(Screen("x", headline="Hannibal wins the game")).cut == ("Hannibal wins the game",)
+
+
+def test_one_line_changed_under_a_headline_changes_its_own_page_only() -> None:
+    before = Screen("Blue to move", ("Done: 36-30", "Home Y0 B0", "Wait Y0 B0", "Move a piece"), dice=(0, 6),
+                    headline="Blue", footer="NEXT menu, BACK undo")
+    after = Screen("Blue to move", ("Done: 30-24", "Home Y0 B0", "Wait Y0 B1", "Move a piece"), dice=(0, 0),
+                   headline="Blue", footer="NEXT menu, BACK undo")
+    assert _pages_changed(before, after) == {0, 1, 2, 3, 5}  # the die's pips (the band), the two rows
+    roll = Screen("Yellow: press ROLL", ("Done: 5-9", "Home Y0 B0", "Wait Y0 B0", "Move a piece"), dice=(0, 0),
+                  headline="Yellow", footer="NEXT menu, BACK undo")
+    rolled = Screen("Yellow to move", ("OK if no change", "Home Y0 B0", "Wait Y0 B0", "Move a piece"),
+                    dice=(3, 5), headline="Yellow", footer="NEXT menu, BACK undo")
+    assert _pages_changed(roll, rolled) == {0, 1, 2, 3, 4}  # the pips, one row (and its descenders' tails)
+
+
+def test_a_blank_die_is_drawn_but_not_printed() -> None:
+    screen = Screen("Yellow to move", dice=(0, 5), headline="Yellow")
+    assert screen.text().splitlines()[0] == "Yellow to move  [5]"
+    assert Screen("Yellow: press ROLL", dice=(0, 0)).text() == "Yellow: press ROLL"
+
+
+def test_golden_hannipe_tip_with_the_turned_horse_big() -> None:
+    rng = random.Random(1)
+    g = hannipe.new_game(players=5, cards="deal")
+    while not (g.step == "tip" and g.round == 3):
+        if g.is_chance():
+            moves, weights = zip(*g.chance_outcomes(), strict=True)
+            g.apply(rng.choices(moves, weights)[0])
+        else:
+            g.apply(rng.choice(g.legal_moves()))
+    seat = g.current_player or ""
+    horse, face = g.hand(seat)[0]
+    screen = tip_screen(g, seat, horse, face, choosing_face=False)
+    assert screen.headline == hannipe.NAMES[g.turned[-1]] and f"turned {screen.headline}" in screen.text()
+    assert not layout(screen).cut
+    _check("hannipe_tip", render(screen))
+
+
+def test_a_menu_under_a_headline_scrolls_with_its_counter_on_the_title_row() -> None:
+    menu = Screen("Which move?", tuple(f"{i}-{i + 3}" for i in range(9)), selected=6, headline="Blue",
+                  footer="NEXT/PREV, OK")
+    plan = layout(menu)
+    assert (plan.title, plan.counter) == ("Which move?", "7/9")
+    assert [r.y for r in plan.rows] == [32, 40, 48] and any(r.selected and r.text == "6-9" for r in plan.rows)

@@ -19,9 +19,12 @@ from controller.demo import run_demo
 from controller.dice import Dice
 from controller.flows.cannonball import Phase
 from controller.table import build_table, load_backend, profile_for
+from engines.base import sample_chance
 from engines.cannonball import BOX_NAMES, GATES, State
-from engines.cannonball.board import OWN_GATES
-from engines.cannonball.moves import CannonMove, Step
+from engines.cannonball.board import OWN_GATES, SECTION_BOXES, SECTION_OF
+from engines.cannonball.moves import CannonMove, Spin, Step, Tnt
+from engines.cannonball.paths import nearest_walk
+from sim_hardware.cannonball_players import SLIPS
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -45,7 +48,8 @@ class CannonTable:
         self.profile = profile_for("cannonball-sim")
         self.hw = load_backend(self.profile, seed=0)
         self.board = self.hw.board
-        self.table = build_table(self.profile, self.hw, journal, Dice(random.Random(0)), seed=0)
+        self.rng = random.Random(0)  # the table's spinner: a test may look at what it will show next
+        self.table = build_table(self.profile, self.hw, journal, Dice(self.rng), seed=0)
         self.journal_path = journal
         for loc in self.flow.game.occupancy():
             self.board.place(self.profile.locations[loc])
@@ -68,6 +72,23 @@ class CannonTable:
     def place(self, loc: str) -> None:
         self.board.place(self.profile.locations[loc])
         self.run(0.4)
+
+    def pick(self, label: str) -> None:
+        """Move the menu's pointer to ``label`` with NEXT and choose it with OK."""
+        for _ in range(60):
+            if f"> {label}" in self.text:
+                break
+            self.press("NEXT")
+        assert f"> {label}" in self.text, self.text
+        self.press("OK")
+
+    def next_spin(self, state: State) -> int:
+        """The number the table's spinner will draw for ``state`` (a copy of its generator draws it)."""
+        probe = random.Random()
+        probe.setstate(self.rng.getstate())
+        spin = sample_chance(state, probe)
+        assert isinstance(spin, Spin)
+        return spin.number
 
     def press(self, button: str) -> None:
         pin = self.profile.buttons[button].pin
@@ -138,6 +159,15 @@ def _attack(demo: list[str]) -> tuple[int, Step, list[str]]:
             assert isinstance(step, Step)
             return i, step, [b for b in lost if b != BOX_NAMES[step.src]]
     pytest.fail("the demo has no attack by a trooper step")
+
+
+def test_mistakes_are_guided_back_and_change_nothing(tmp_path: Path, demo: list[str]) -> None:
+    """``demo --mistakes``: wrong boxes, stray lifts, slow hands and needless OKs, each caught by the
+    table, and the same game as without them, move for move."""
+    journal = tmp_path / "mistakes.jsonl"
+    result = run_demo(SEED, journal, game="cannonball", mistakes=0.2)
+    assert set(result.players.slips) == set(SLIPS) and result.players.mistakes_made >= 20, result.players.slips
+    assert journal.read_text().splitlines()[1:] == demo[1:]
 
 
 def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume: Any, demo: list[str]) -> None:
@@ -252,3 +282,87 @@ def test_a_step_is_taken_back_and_the_pieces_follow(resume: Any, demo: list[str]
     t.lift(f"box:{dst}")
     t.place(f"box:{src}")
     assert t.flow.phase is Phase.MARCH, t.text
+
+
+def _tnt_chance(demo: list[str]) -> tuple[int, Tnt]:
+    """The first position of the demo where the side marching may lay TNT on a bridge end, and the other
+    side, if the march ended there, could walk a trooper into that end's section with the table's first
+    spin (its spinner is a fresh ``random.Random(0)``)."""
+    for i in range(2, len(demo)):
+        if _state(demo[i])["phase"] != "march":
+            continue
+        state = State.from_json(_state(demo[i]))
+        for tnt in (m for m in state.legal_moves() if isinstance(m, Tnt) and m.end >= 0):
+            s = state.clone()
+            for move in (str(tnt), "end", "march"):
+                s.apply(s.parse_move(move))
+            s.apply(sample_chance(s, random.Random(0)))
+            if s.budget and nearest_walk(s, set(SECTION_BOXES[SECTION_OF[tnt.end]]), s.budget):
+                return i, tnt
+    pytest.fail("no march of the demo could lay TNT on a bridge an enemy trooper could then walk to")
+
+
+def _boxes(t: CannonTable, section: int, side: int | None = None) -> list[str]:
+    """The occupied boxes of ``section`` (of ``side``'s pieces only, if given)."""
+    board = t.flow.game.board
+    return [BOX_NAMES[b] for b in SECTION_BOXES[section] if board[b] and (side is None or (board[b] - 1) >> 1 == side)]
+
+
+def test_tnt_on_a_bridge_is_laid_left_and_shot_and_the_board_follows(resume: Any, demo: list[str]) -> None:
+    """The digest's bridge TNT at the table: laid from the march menu (cases are not sensed), the layer's
+    troopers left in its section lost at the end of the march, an enemy trooper walking into that section, the
+    forced shot: the bridge blows and every piece at the TNT's end is on the removal checklist."""
+    i, tnt = _tnt_chance(demo)
+    t = resume(i)
+    layer = t.flow.game.to_move
+    end, section = BOX_NAMES[tnt.end], SECTION_OF[tnt.end]
+    site = end[0]
+    t.press("OK")  # the board shows the position: OK opens the march menu
+    t.pick(str(tnt))
+    assert t.moves()[-1] == str(tnt) and t.flow.phase is Phase.MARCH and f"TNT on {end}" in t.text, t.text
+    assert t.flow.game.to_json()["mines"] == {site: {"owner": t.flow.game.players[layer], "end": end}}
+    staying = _boxes(t, section, layer)
+    assert staying  # two stood there to lay it: ending the march now loses them (I-7)
+    t.press("OK")
+    t.pick("end")
+    assert t.flow.phase is Phase.FIXUP and all(f"lift {b}" in t.text for b in staying), t.text
+    for b in staying:
+        t.lift(f"box:{b}")
+    # the other side marches one trooper into the mined section, and ends
+    assert t.flow.phase is Phase.MENU and t.flow.game.to_move != layer, t.text
+    t.pick("march")
+    t.press("SPIN")
+    t.run(2.0)
+    g = t.flow.game
+    assert g.budget
+    walk = nearest_walk(g, set(SECTION_BOXES[section]), g.budget)
+    assert walk
+    for step in walk:
+        assert isinstance(step, Step)
+        t.lift(f"box:{BOX_NAMES[step.src]}")
+        t.place(f"box:{BOX_NAMES[step.dst]}")
+        assert t.moves()[-1] == str(step)
+    t.press("OK")
+    t.pick("end")
+    assert t.flow.phase is Phase.MENU and t.flow.game.to_move == layer, t.text
+    # the layer's turn must be the shot: the call that matches the spinner blows the bridge
+    offered = [line.strip() for line in t.text.splitlines() if "shoot" in line]
+    assert offered == [f"> shoot {site} odd", f"shoot {site} even"], t.text
+    victims = _boxes(t, section)
+    assert BOX_NAMES[walk[-1].dst] in victims
+    called = t.flow.game.clone()
+    called.apply(called.parse_move(f"shoot {site} odd"))
+    number = t.next_spin(called)
+    t.pick(f"shoot {site} {'odd' if number % 2 else 'even'}")
+    t.press("SPIN")
+    t.run(3.0)  # the spinner turns, and its number stays up a while
+    assert t.moves()[-2:] == [f"shoot {site} {'odd' if number % 2 else 'even'}", f"spin {number}"]
+    after = t.flow.game.to_json()
+    assert after["bridges"][site] == "down" and after["mines"] == {} and not set(victims) & set(after["boxes"])
+    assert t.flow.phase is Phase.FIXUP and f"lift {site}" in t.text and all(f"lift {b}" in t.text for b in victims), \
+        t.text
+    _check_golden("cannonball_tnt_shot", t.hw.display_device.image.copy())
+    t.lift(f"bridge:{site}")
+    for b in victims:
+        t.lift(f"box:{b}")
+    assert t.flow.phase is Phase.MENU and t.flow.game.to_move != layer, t.text

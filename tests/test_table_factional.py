@@ -1,5 +1,6 @@
 """Factional Hannibal on the simulated table, end to end: the tests move chits on the Honor tray (magnets on
-its reeds) and press the buttons as people do, and read what people read: the screen and the journal."""
+its reeds, read by the simulated Pico over its serial line) and press the buttons (the Pi's own pins) as
+people do, and read what people read: the screen and the journal."""
 
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ from controller.demo import run_demo
 from controller.dice import Dice
 from controller.flows.factional import FactionalFlow, Phase
 from controller.screen import Screen
-from controller.table import Table, build_table, profile_for
+from controller.table import Table, build_table, load_backend, profile_for
 from engines.factional import location, new_game
-from sim_hardware.backend import create
+from firmware_bridge.firmware import pico
 
-TICK = 0.01  # the simulated profile scans at 100 Hz
+TICK = 0.01  # the simulated profile's loop turns 100 times a second
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
@@ -33,7 +34,7 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 class FactionalTable:
     def __init__(self, path: Path, seed: int = 0) -> None:
         self.profile = profile_for("factional-sim")
-        self.hw = create(self.profile, seed=seed)
+        self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
         self.journal_path = path
         self.shown: list[tuple[Screen, str]] = []  # each screen, with the journal's last move when it went up
@@ -53,13 +54,17 @@ class FactionalTable:
             self.table.loop.tick()
             self.hw.clock.advance(TICK)
 
+    def close(self) -> None:
+        self.table.journal.close()
+        self.hw.close()  # the link's reader thread and the pty
+
     def press(self, button: str, times: int = 1) -> None:
-        cell = self.profile.buttons[button].cell
-        assert cell is not None
+        pin = self.profile.buttons[button].pin
+        assert pin is not None
         for _ in range(times):
-            self.board.pressed.add(cell)
+            self.board.press_pin(pin)
             self.run(0.08)
-            self.board.pressed.discard(cell)
+            self.board.release_pin(pin)
             self.run(0.3)
 
     def cell(self, province: str, holder: str) -> tuple[int, int]:
@@ -74,7 +79,8 @@ class FactionalTable:
         self.run(0.6)
 
     def set_up(self) -> None:
-        for loc in new_game().occupancy():
+        """Every held province's chit on its holder's cell, as the position (new or resumed) says."""
+        for loc in self.flow.game.occupancy():
             self.board.place(self.profile.locations[loc])
         self.run(0.6)
 
@@ -108,18 +114,30 @@ class FactionalTable:
     def moves(self) -> list[str]:
         return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
 
+    def replayed(self) -> dict[str, Any]:
+        """The journal on disk replayed from the start, takebacks and all: the position it ends in."""
+        return journal.replay(journal.read(self.journal_path))[-1].to_json()
+
     def last_move(self) -> str:
         lines = self.journal_path.read_text().splitlines() if self.journal_path.exists() else []
         return json.loads(lines[-1]).get("move", "") if len(lines) > 1 else ""
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> FactionalTable:
+def bare(tmp_path: Path) -> Iterator[FactionalTable]:
+    """A new game on an empty tray."""
     t = FactionalTable(tmp_path / "f.jsonl")
-    assert t.phase is Phase.SETUP and "+Latium R.Silver" in t.text
-    t.set_up()
-    assert t.phase is Phase.BOARD and "T1 reinforcements" in t.text
-    return t
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def table(bare: FactionalTable) -> FactionalTable:
+    """A new game, its tray set up."""
+    assert bare.phase is Phase.SETUP and "+Latium R.Silver" in bare.text
+    bare.set_up()
+    assert bare.phase is Phase.BOARD and "T1 reinforcements" in bare.text
+    return bare
 
 
 def _check_golden(name: str, image: Image.Image) -> None:
@@ -235,8 +253,8 @@ def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
     _check_golden("factional_ranking", table.hw.display_device.image.copy())
 
 
-def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(tmp_path: Path) -> None:
-    t = FactionalTable(tmp_path / "f.jsonl")
+def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(bare: FactionalTable) -> None:
+    t = bare
     dead = t.cell("latium", "rome-silver")
     t.board.stuck_open.add(dead)
     t.set_up()
@@ -250,11 +268,152 @@ def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(tmp_path: Path) 
     assert t.moves() == ["control latium rome-copper"]
 
 
+def test_the_tray_is_on_the_picos_own_pins_and_the_buttons_on_the_pis(capsys: pytest.CaptureFixture[str]) -> None:
+    """15 x 8 = 120 cells on 23 lines, exactly the Pico's free GP pins: no shift registers; the simulated
+    table is the real one but for the backend (its selftest below reads every cell through that wiring)."""
+    real, sim = profile_for("factional"), profile_for("factional-sim")
+    assert (real.backend, sim.backend) == ("bridge", "sim-bridge") and real.serial is not None
+    assert (len(real.rows), len(real.cols)) == (15, 8) and len(real.rows) + len(real.cols) == len(pico.FREE_PINS)
+    assert pico.direct(len(real.rows), len(real.cols)) and len(real.cells) == 120
+    assert real.buttons == sim.buttons and all(b.pin is not None for b in real.buttons.values())
+    assert (real.rows, real.cols, real.cells) == (sim.rows, sim.cols, sim.cells)
+    assert main(["check-config", "factional", "--wiring"]) == 0
+    out = capsys.readouterr().out
+    assert "matrix 15x8: read by the microcontroller on /dev/serial0" in out and "TXD GPIO14 header pin 8" in out
+    assert "faction:carthage-copper: GPIO21 header pin 40" in out and "matrix cell" not in out
+
+
 def test_selftest_names_all_120_tray_cells_and_the_8_buttons(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selftest", "factional-sim", "--script"]) == 0
     out = capsys.readouterr().out
     assert "cells seen working: 120/120" in out and "buttons pressed: 8/8" in out
 
+
+
+# -- taking back -------------------------------------------------------------------------------------------
+
+def _battle(table: FactionalTable, winner: str, loser: str, pcs: int) -> None:
+    """A battle entered with the buttons, neither side with its partner's Full General."""
+    table.press("NEXT")
+    table.pick("Battle")
+    table.press(f"faction:{winner}")
+    table.pick("no: its own")
+    table.press(f"faction:{loser}")
+    table.pick("no: its own")
+    table.press("NEXT", pcs)
+    table.press("OK")
+
+
+def test_a_battle_entered_wrongly_is_taken_back_and_the_right_one_entered(table: FactionalTable) -> None:
+    _battle(table, "rome-silver", "carthage-copper", 3)  # Carthage won it, in truth
+    assert table.moves() == ["battle rome-silver carthage-copper 3"] and "Rome Silver  11" in table.text
+    table.press("BACK")
+    assert table.phase is Phase.UNDO and "Take back?" in table.text and "R.Silver won, 3 PCs" in table.text
+    assert "Rome Silver  11 >  8" in table.text and table.moves()[-1].startswith("battle")
+    table.press("OK")
+    assert table.moves()[-1] == "undo" and table.phase is Phase.BOARD
+    assert "Taken back" in table.text and table.flow.game.to_json() == new_game().to_json()
+    table.wait_message()
+    assert "Rome Silver   8" in table.text and "T1 reinforcements" in table.text
+    _battle(table, "carthage-copper", "rome-silver", 3)
+    right = new_game()
+    right.apply(right.parse_move("battle carthage-copper rome-silver 3"))
+    assert table.flow.game.to_json() == right.to_json() == table.replayed()
+
+
+def test_a_chit_on_the_wrong_cell_is_taken_back_and_guided_back_first(table: FactionalTable) -> None:
+    table.lift("latium", "rome-silver")
+    table.put("latium", "carthage-silver")  # meant for Copper
+    assert table.moves() == ["control latium carthage-silver"]
+    table.press("BACK")
+    table.wait_message()
+    assert table.phase is Phase.UNDO and "Latium > C.Silver" in table.text and "Rome Silver   3 >  8" in table.text
+    table.press("OK")
+    assert table.moves()[-1] == "undo" and table.phase is Phase.FIXUP
+    assert table.flow.fixups == ("lift tray:latium:carthage-silver", "put 1 on tray:latium:rome-silver")
+    table.lift("latium", "carthage-silver")
+    table.put("latium", "carthage-copper")  # straight on to the right cell: not read until the tray is back
+    table.run(3.5)
+    assert table.phase is Phase.FIXUP and table.moves()[-1] == "undo"
+    assert table.flow.fixups == ("lift tray:latium:carthage-copper", "put 1 on tray:latium:rome-silver")
+    table.wait_message()
+    assert "-Latium C.Copper" in table.text and "+Latium R.Silver" in table.text
+    table.lift("latium", "carthage-copper")
+    table.put("latium", "rome-silver")
+    assert table.phase is Phase.BOARD and table.flow.game.to_json() == new_game().to_json()
+    table.lift("latium", "rome-silver")
+    table.put("latium", "carthage-copper")
+    assert table.moves()[-3:] == ["control latium carthage-silver", "undo", "control latium carthage-copper"]
+    assert table.flow.game.control["latium"] == "carthage-copper" and table.replayed() == table.flow.game.to_json()
+
+
+def test_a_wrong_activation_is_taken_back_from_the_event_list(table: FactionalTable) -> None:
+    table.to_card_play("carthage-silver")
+    table.press("faction:carthage-copper")  # Silver was to play, and without asking
+    table.pick("activate Hannibal")
+    assert "activate Hannibal." in table.text  # BACK here is the partner's veto: the list has the takeback
+    table.press("NEXT")
+    table.pick("Take back last")
+    assert table.phase is Phase.UNDO and "Copper asks Hannibal" in table.text
+    table.press("OK")
+    table.wait_message()
+    assert table.moves()[-2:] == ["play carthage-copper activate", "undo"] and "T1 Carthage to play" in table.text
+    table.press("faction:carthage-silver")
+    table.pick("play a card")
+    assert table.moves()[-1] == "play carthage-silver" and table.flow.game.cards["carthage-copper"] == 4
+    assert table.flow.game.cards["carthage-silver"] == 3 and table.replayed() == table.flow.game.to_json()
+
+
+def test_events_are_taken_back_one_by_one_but_never_the_die(table: FactionalTable) -> None:
+    table.to_card_play("rome-copper")
+    for line in ("Initiative: Rome", "Reinforcements done"):
+        lines = len(table.moves())
+        table.press("BACK")
+        assert table.phase is Phase.UNDO and line in table.text
+        table.press("BACK")  # not this one after all: the question goes, nothing is journaled
+        assert table.phase is Phase.BOARD and len(table.moves()) == lines
+        table.press("BACK")
+        table.press("OK")
+        table.wait_message()  # "Taken back" and what it gave back
+    assert table.moves()[-2:] == ["undo", "undo"] and table.flow.game.to_json() == new_game().to_json()
+    table.press("BACK")
+    assert "nothing to take back" in table.text and table.phase is Phase.BOARD
+    _battle(table, "rome-copper", "carthage-silver", 1)
+    table.press("NEXT")
+    table.pick("Roll the die")
+    assert table.moves()[-2] == "roll"
+    table.wait_message()
+    table.press("BACK")  # neither the die nor the battle before it
+    assert "nothing to take back" in table.text and table.moves()[-1].startswith("die ")
+    assert table.replayed() == table.flow.game.to_json()
+
+
+def test_a_resumed_game_takes_back_what_was_entered_before_the_restart(tmp_path: Path) -> None:
+    path = tmp_path / "f.jsonl"
+    first = FactionalTable(path)
+    first.set_up()
+    first.to_card_play("carthage-copper")
+    first.press("faction:carthage-silver")
+    first.pick("play a card")
+    _battle(first, "rome-silver", "carthage-silver", 2)
+    first.press("BACK")
+    first.press("OK")
+    before = first.flow.game.to_json()
+    first.close()  # the power goes off
+    assert [json.loads(line)["move"] for line in path.read_text().splitlines()[1:]][-2:] == [
+        "battle rome-silver carthage-silver 2", "undo"]
+    again = FactionalTable(path)
+    try:
+        assert again.table.resumed and again.flow.game.to_json() == before
+        again.set_up()
+        assert again.phase is Phase.BOARD and "T1 Rome to play" in again.text
+        again.press("BACK")
+        assert again.phase is Phase.UNDO and "Silver plays" in again.text  # the play before the restart
+        again.press("OK")
+        assert again.moves()[-1] == "undo" and again.flow.game.cards["carthage-silver"] == 4
+        assert again.flow.game.playing == "carthage" and again.replayed() == again.flow.game.to_json()
+    finally:
+        again.close()
 
 # -- whole games -------------------------------------------------------------------------------------------
 

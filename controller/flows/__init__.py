@@ -36,6 +36,12 @@ class FlowContext:
     history: list[tuple[GameState, str]] = field(default_factory=list)
     on_fault: Callable[[str], None] | None = None
 
+    @property
+    def seat_names(self) -> dict[str, str]:
+        """Each seat as the screens name it: the profile's ``[seats]``, else the engine's seat. Only
+        screens use it; the journal and the engine keep the seats."""
+        return {seat: self.profile.seats.get(seat, seat) for seat in self.game.players}
+
 
 def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],
               log: Callable[[str], None]) -> str | None:

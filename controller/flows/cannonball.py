@@ -427,7 +427,7 @@ def spinner_frames(who: str, number: int) -> list[Screen]:
         at = (number - 1 - k) % 12
         dial = " ".join(f"{(at + d) % 12 + 1:>2}" if d else f"[{at + 1}]" for d in range(-2, 3))
         frames.append(Screen(f"{who} spins..." if k else f"{who} spun {number}", ("       v", dial),
-                             footer="the Fort Commander"))
+                             footer="the Fort Commander", headline=str(at + 1)))
     return frames
 
 

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 from controller.screen import Screen
-from engines.cannonball import State
+from engines.cannonball import BOX_NAMES, State
 
 NAMES = {"blue": "Blue", "gray": "Gray"}
 
 
 def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     """Whose spin, whose turn choice or march with the moves left, or who won; TNT cases are not sensed,
-    so they are always on screen. Pure, so a replayed journal looks as the table showed it."""
+    so they are always on screen, and so is the bridge end where a case lies until it is shot. Whose turn,
+    or the moves left of the spin, is the headline. Pure, so a replayed journal looks as the table showed it."""
     who = NAMES[g.players[g.to_move]]
     tnt = f"TNT B{g.tnt[0]} G{g.tnt[1]}  turn {g.turn}"
+    laid = tuple(f"TNT on {BOX_NAMES[end]}" for _, (_, end) in sorted(g.mines.items()))
     lines = tuple(x for x in (notice or (f"Done: {last}" if last else ""),) if x)
     if g.is_over():
         if g.drawn:
             return Screen("Draw", (f"turn limit {g.turn_limit}", tnt), footer="Game over")
-        return Screen(f"{NAMES.get(g.winner or '', g.winner or '')} wins!", (tnt,), footer="Game over")
+        winner = NAMES.get(g.winner or "", g.winner or "")
+        return Screen(f"{winner} wins!", (tnt,), footer="Game over", headline=winner)
     if g.is_chance():
-        return Screen(f"{who}: press SPIN", (tnt, *lines), footer="the Fort Commander")
-    if g.budget is not None:
-        return Screen(f"{who} marches: {g.budget} left", (*lines, tnt), footer="move; OK/NEXT menu")
-    return Screen(f"{who}: your turn", (*lines, tnt), footer="NEXT/PREV, OK")
+        return Screen(f"{who}: press SPIN", (tnt, *laid, *lines), footer="the Fort Commander", headline=who)
+    if g.budget is not None:  # the spinner's number, counting down as the march goes
+        return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid), footer="move; OK/NEXT menu",
+                      headline=str(g.budget))
+    return Screen(f"{who}: your turn", (*lines, tnt, *laid), footer="NEXT/PREV, OK", headline=who)

@@ -7,6 +7,8 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
     BOARD --faction button / NEXT--> FORM (an event word by word) --OK--> CONFIRM --OK--> BOARD | OVER
     BOARD/DUTIES/DEAL --a chit moved--> (control event, stays)   --a chit off, quiet--> NOBODY
     any phase --a row with two chits, or the tray changed during an entry--> FIXUP --tray right--> (back)
+    BOARD/DUTIES/FIXUP --BACK--> UNDO (FORM: "Take back last") --OK--> the event before (the tray follows)
+                                      --BACK--> where it was
 
 The tray is judged by ``controller.referee.Referee`` (the sensed cells, the settle and grace timers,
 sensors declared broken); what a row means is this game's: one chit on a new cell is a ``control``
@@ -14,6 +16,12 @@ event, two chits or a change while an event is being entered is a fix-up, and no
 a row is ambiguous. Every other event comes from the buttons, built field by field from the engine's
 ``next_field``. The flow never decides a rule, and journals (fsynced) every event before showing it;
 the die is a chance outcome from the table's dice.
+
+Any event since the last die can be taken back, one at a time, as Hannibal's and Cannon Ball's steps
+are (an ``undo`` line journals the position before it): people press the wrong faction or enter a
+battle's result wrongly. A die is never taken back, nor anything before it. A taken-back province
+change leaves its chit on the wrong cell: the tray must then show the position again before any chit
+is read as an event.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, save_line
 from controller.flows import factional_screens as screens
-from controller.journal import Journal
+from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
@@ -54,6 +62,7 @@ class Phase(Enum):
     CONFIRM = "confirm"
     NOBODY = "nobody"
     FIXUP = "fixup"
+    UNDO = "undo"
     OVER = "over"
 
 
@@ -125,10 +134,12 @@ class FactionalFlow:
     to_confirm: Callable[[], bool]
     to_nobody: Callable[[], bool]
     to_fixup: Callable[[], bool]
+    to_undo: Callable[[], bool]
     to_over: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, on_fault: Callable[[str], None] | None = None) -> None:
+                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
+                 on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
         self.journal = journal
         self.display = display
@@ -140,6 +151,8 @@ class FactionalFlow:
         self.reason = ""  # why the fix-up list is on screen
         self.suspect: str | None = None  # a sensor named as maybe stuck: OK ignores it
         self.back = Phase.BOARD  # where a fix-up or the "nobody?" question returns to
+        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, event notation
+        self.undo_from = Phase.BOARD  # where "Take back?" was asked from: BACK returns there
         self.nobody = ""  # the province whose chit is off the tray
         # the entry in progress (FORM, CONFIRM)
         self.words: list[str] = []
@@ -197,7 +210,12 @@ class FactionalFlow:
     def _button(self, button: str) -> None:
         self.notice = ""
         phase = self.state
-        if phase is Phase.BOARD:
+        if phase is Phase.UNDO:
+            if button == "OK":
+                self._undo()
+            elif button == "BACK":
+                self._keep()
+        elif phase is Phase.BOARD:
             self._board_button(button)
         elif phase is Phase.FORM:
             self._form_button(button)
@@ -212,6 +230,8 @@ class FactionalFlow:
                 self.redraw()
             elif button == "OK":
                 self.to_deal()
+            elif button == "BACK":
+                self._ask_undo()
         elif phase is Phase.DEAL:
             if button == "OK":
                 self._settle()
@@ -220,6 +240,8 @@ class FactionalFlow:
         elif phase is Phase.NOBODY:
             if button == "OK" and self._tray_event(Control(self.nobody, None)):
                 self._resume()
+        elif phase is Phase.FIXUP and button == "BACK":
+            self._ask_undo()  # a wrongly read event needs no putting right first
         elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK" and self.suspect is not None:
             self.referee.ignore(self.suspect)
             self._log(f"sensor {self.suspect} ignored on the players' word")
@@ -228,11 +250,14 @@ class FactionalFlow:
 
     def _board_button(self, button: str) -> None:
         """The conductor's question: OK answers it, a faction button names a faction or its side, NEXT
-        and PREV open the list of every event legal now."""
+        and PREV open the list of every event legal now, BACK offers to take back the last event (but
+        answers an activation: a veto; the list offers the takeback there)."""
         g = self.game
         faction = button.removeprefix(FACTION) if button.startswith(FACTION) else None
         if button in ("NEXT", "PREV"):
             self._open_form([])
+        elif button == "BACK" and g.phase != "activation":
+            self._ask_undo()
         elif g.phase == "activation":
             if button in ("OK", "BACK"):
                 self._commit(Answer(approve=button == "OK"))
@@ -277,6 +302,8 @@ class FactionalFlow:
         bases = list(dict.fromkeys(w.split("/")[0] for w in field.words))
         bases.sort(key=lambda w: (w == "none", list(screens.EVENTS).index(w) if not self.words else 0))
         self.options = ([DONE] if field.complete and bases else []) + bases
+        if not self.words and self.undo_stack:
+            self.options.append(UNDO)  # "Take back last": the one way to it while an activation is asked
         if field.complete and not bases:
             self._finish_entry()
             return False
@@ -309,6 +336,9 @@ class FactionalFlow:
     def _choose(self, option: str) -> None:
         if option == DONE:
             self._finish_entry()
+            return
+        if option == UNDO:
+            self._ask_undo()
             return
         if self.pending is None:
             variants = [w for w in self.game.next_field(self.words).words if w.split("/")[0] == option]
@@ -397,15 +427,19 @@ class FactionalFlow:
     def _judge(self) -> None:
         """What the tray says, once it settled (a chit put down) or went quiet (the grace period)."""
         phase = self.state
-        if phase is Phase.OVER:
-            return
+        if phase in (Phase.OVER, Phase.UNDO):
+            return  # "Take back?" is answered first; the tray is judged where the answer leads
         reading = self._reading()
         if phase in (Phase.SETUP, Phase.FIXUP):
-            taken = phase is Phase.FIXUP and self.back in OPEN and reading.moved and not reading.doubled
+            # a chit moved on instead of back is an event -- unless the event was just taken back: then
+            # the chit on its cell is that very event, and the tray must show the position first
+            taken = (phase is Phase.FIXUP and self.back in OPEN and not self.referee.restoring and reading.moved
+                     and not reading.doubled)
             if not (reading.matches or taken):
                 self._post_fixups()
                 return
             self.referee.clear_fixups()
+            self.referee.restoring = False
             self.suspect = None
             if phase is Phase.SETUP:
                 self._settle()
@@ -471,7 +505,7 @@ class FactionalFlow:
             self._log(f"sensor {self.suspect} may be stuck")
             self.redraw()
 
-    # -- committing -----------------------------------------------------------------------------------------
+    # -- committing and taking back ---------------------------------------------------------------------
 
     def _commit(self, move: Move) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""
@@ -484,8 +518,48 @@ class FactionalFlow:
             self.notice = failed
             self.redraw()
             return False
+        if self.game.is_chance():
+            self.undo_stack.clear()  # the die: neither it nor anything before it can be taken back
+        else:
+            self.undo_stack.append((self.game, str(move)))
         self.game = after
         return True
+
+    def _ask_undo(self) -> None:
+        """"Take back?" with the event and the Honor it gives back: BACK alone must never undo anything."""
+        if not self.undo_stack:
+            self.notice = "nothing to take back"  # a new game, or the die was rolled since
+            self.redraw()
+            return
+        self.undo_from = self.state
+        self.to_undo()
+
+    def _keep(self) -> None:
+        """BACK at "Take back?": where it was asked, and the tray judged as it stands now."""
+        {Phase.BOARD: self.to_board, Phase.DUTIES: self.to_duties, Phase.FORM: self.to_form,
+         Phase.FIXUP: self.to_fixup}[self.undo_from]()
+        self._judge()
+
+    def _undo(self) -> None:
+        """Back to the position before the last event (journaled as ``undo``, signed by the table, which
+        keeps the ledger); an entry in progress goes with it, and the tray must follow the fix-up list."""
+        previous, event = self.undo_stack[-1]
+        failed = save_line(self.journal, "table", UNDO, previous.to_json(), self._log)
+        if failed is not None:
+            self._keep()
+            self.notice = failed
+            self.redraw()
+            return
+        self.undo_stack.pop()
+        now, self.game = self.game, previous
+        self.back = Phase.BOARD
+        self.referee.taken_back()
+        self.referee.clear_fixups()  # a fix-up it was asked from is judged afresh against the position
+        self.display.show(screens.taken_back_screen(now, previous, event), hold=True)
+        self._settle()
+        self.referee.restoring = not self._reading().matches
+        if self.referee.restoring:
+            self._fix("taken back: as listed")
 
     def _log(self, message: str) -> None:
         if self.on_fault is not None:
@@ -508,6 +582,9 @@ class FactionalFlow:
             return screens.deal_screen(g)
         if phase is Phase.NOBODY:
             return screens.nobody_screen(self.nobody, g.control[self.nobody])
+        if phase is Phase.UNDO:
+            previous, event = self.undo_stack[-1]
+            return screens.undo_screen(g, previous, event)
         if phase is Phase.CONFIRM:
             after = g.clone()
             after.apply(self._entry())
@@ -524,9 +601,11 @@ class FactionalFlow:
 
 
 def create(context: FlowContext) -> FactionalFlow:
-    """The registry's flow factory: the Honor tray and buttons of the table the composition root built."""
+    """The registry's flow factory: the Honor tray and buttons of the table the composition root built,
+    and the events a resumed game may still take back."""
     assert isinstance(context.game, State)
     timing = context.profile.timing
+    history = [(s, event) for s, event in context.history if isinstance(s, State)]  # since the last die
     return FactionalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s,
+                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
                          on_fault=context.on_fault)

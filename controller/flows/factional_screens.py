@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from controller.journal import UNDO
 from controller.screen import Screen
 from engines.factional import FACTIONS, PROVINCES, State
 from engines.factional.moves import SHARED
@@ -62,6 +63,13 @@ def honor_lines(g: State) -> tuple[str, ...]:
     return tuple(f"{'*' if f in dominant else ' '}{NAMES[f]:<12}{honor[f]:>3}{g.cards[f]:>3}c" for f in FACTIONS)
 
 
+def standings(g: State) -> str:
+    """The Honor of the four factions in the tray's order, as the lines under it list them: the headline
+    each player finds their own number in from across the table."""
+    honor = g.honor()
+    return " ".join(str(honor[f]) for f in FACTIONS)
+
+
 def board_prompt(g: State) -> tuple[str, str]:
     """The title and the question of the Honor board: what the table waits for now."""
     t = f"T{g.turn}"
@@ -84,7 +92,7 @@ def position_screen(g: State, notice: str = "") -> Screen:
     if g.phase == "activation" and g.asking is not None:
         return activation_screen(g, notice)
     title, prompt = board_prompt(g)
-    return Screen(title, (*honor_lines(g), notice or prompt), selected=LINES)
+    return Screen(title, (*honor_lines(g), notice or prompt), selected=LINES, headline=standings(g))
 
 
 def activation_screen(g: State, notice: str = "") -> Screen:
@@ -177,7 +185,7 @@ def option_label(words: Sequence[str], option: str) -> str:
     """How a menu names a word of the notation (``""`` is "the event is complete as entered")."""
     kind = words[0] if words else ""
     if not words:
-        return EVENTS.get(option, option)
+        return "Take back last" if option == UNDO else EVENTS.get(option, option)
     if option == "":
         return "play a card" if kind == "play" else "done"
     if option == "activate":
@@ -232,6 +240,35 @@ def confirm_screen(before: State, after: State, event: str) -> Screen:
     honor = after.honor()
     lines = tuple(f"{i} {NAMES[f]:<12}{honor[f]:>4}" for i, f in enumerate(after.ranking(), start=1))
     return Screen(f"{SIDE_NAMES[words[1]]} won the war?", lines, footer=footer)
+
+
+# -- taking back -------------------------------------------------------------------------------------------
+
+def event_line(event: str) -> str:
+    """An event in one line of 21 characters (its notation rarely fits): ``R.Silver won, 3 PCs``."""
+    kind, *rest = event.split()
+    if kind == "control":
+        return joined(province_name(rest[0]), SHORT.get(rest[1], "nobody"))
+    if kind == "battle":
+        winner, loser = (w.split("/")[0] for w in rest[:2])
+        return f"{SHORT[winner]} won, {rest[2]} PCs" if winner != "none" else f"{SHORT[loser]} lost, {rest[2]} PCs"
+    if kind == "play":
+        return f"{metal(rest[0])} asks {FULL_GENERALS[partner(rest[0])]}" if rest[1:] else f"{NAMES[rest[0]]} plays"
+    if kind == "discard":
+        return f"{NAMES[rest[0]]} discards"
+    if kind in ("initiative", "end"):
+        return f"{EVENTS[kind]}: {SIDE_NAMES[rest[0]]}"
+    return EVENTS.get(kind, event)
+
+
+def undo_screen(now: State, previous: State, event: str) -> Screen:
+    """"Take back?": the last event, and the Honor it gives back, before OK takes it back."""
+    return Screen("Take back?", (event_line(event), *change_lines(now, previous))[:LINES], footer="OK yes, BACK no")
+
+
+def taken_back_screen(now: State, previous: State, event: str) -> Screen:
+    """The message once it is taken back (and journaled): the event and the Honor given back."""
+    return Screen("Taken back", (event_line(event), *change_lines(now, previous)))
 
 
 # -- messages ----------------------------------------------------------------------------------------------

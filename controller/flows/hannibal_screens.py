@@ -6,21 +6,29 @@ from controller.screen import Screen
 from engines.hannibal import State
 
 NAMES = {"yellow": "Yellow", "blue": "Blue"}
+FOOTER = "NEXT menu, BACK undo"
+"""The roll's and the step's: NEXT opens the own-dice entry or the list of moves, BACK takes a step back."""
 
 
 def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     """The screen for a position between moves: whose roll, whose step with which dice, or who won, and
     the last step applied (so a move the table got wrong is seen, and taken back with BACK).
+    Whose turn and the dice are the headline, read from across the table. The roll and the steps after it
+    change as little as they can, so the display is sent little (issue 16): the dice still to roll are blank
+    faces the roll fills in and a die played goes blank where it was, the rows keep their places and the
+    footer stays.
     Pure, so ``boardkeeper replay`` shows a journal exactly as the table showed it."""
     who = NAMES[g.to_move]
     score = (f"Home Y{g.home('yellow')} B{g.home('blue')}", f"Wait Y{g.waiting('yellow')} B{g.waiting('blue')}")
-    notice = notice or (f"Done: {last}" if last else "")
-    lines = (notice,) if notice else ()
+    done = f"Done: {last}" if last else ""
     if g.is_over():
-        winner = g.winner or ""
-        return Screen(f"{NAMES.get(winner, winner)} wins!", score, footer="Game over")
+        winner = NAMES.get(g.winner or "", g.winner or "")
+        return Screen(f"{winner} wins!", score, footer="Game over", headline=winner)
+    task = "Enter a piece" if g.waiting(g.to_move) else "Move a piece"
     if g.is_chance():
-        return Screen(f"{who}: press ROLL", (*score, *lines), footer="NEXT: own dice")
-    hint = "Enter a piece" if g.waiting(g.to_move) else "Move a piece"
-    return Screen(f"{who} to move", (hint, *score, notice or "OK if no change"), dice=g.dice,
-                  footer="NEXT list BACK undo")
+        now = notice or done or "press ROLL"
+        return Screen(f"{who}: press ROLL", (now, *score, task), dice=(0, 0), footer=FOOTER,
+                      headline=who)
+    used = (0,) * (2 - len(g.dice))  # a die played is a blank face where it was: the other stays put
+    return Screen(f"{who} to move", (notice or done or "OK if no change", *score, task), dice=used + g.dice,
+                  footer=FOOTER, headline=who)

@@ -1,8 +1,9 @@
 """The Hannipe! game flow: secret bets behind a look-away screen, the leader's card, the tips, the mat.
 
-Phases::
+Phases (a ``transitions`` machine, Enum states, queued, no auto transitions; where ``onward`` leads is
+decided by the position, so a resumed game lands in the right phase)::
 
-    LOOK (everyone but one seat looks away) --OK--> BET | TIP
+    LOOK (everyone but one seat looks away) --OK--> BET | TIP      BET / TIP (a hand) --BACK--> LOOK
     BET --OK--> LOOK (next seat) | TURN          TURN --OK--> TIP (or LOOK with dealt cards)
     TIP --OK--> TIP | LOOK | TURN | FINISH       TIP/TURN --BACK--> the last tip taken back
     FINISH (bets revealed, payouts) --OK--> COINS --OK--> the next race | OVER
@@ -17,8 +18,11 @@ decides no rule: it offers the engine's legal moves and applies them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
+from typing import Any
+
+from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
@@ -45,20 +49,50 @@ class Phase(Enum):
     OVER = "over"
 
 
-_PLAY = (Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP)
+_PLAY = [Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP]
 """Phases where a decision is asked: the mat must show the race before any of them takes input."""
+
+_STEP_DONE = [*_PLAY, Phase.MAT]
+"""Where ``onward`` is asked after a step: a decision made or taken back, the mat put right, the start."""
+_NEXT_STEP = [*_STEP_DONE, Phase.COINS]
+
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "onward", "source": _STEP_DONE, "dest": Phase.FINISH, "conditions": "finish_due"},
+    {"trigger": "onward", "source": [*_STEP_DONE, Phase.FINISH], "dest": Phase.OVER, "conditions": "game_over"},
+    {"trigger": "onward", "source": Phase.FINISH, "dest": Phase.COINS},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.MAT, "conditions": "mat_differs"},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.TURN, "conditions": "turn_due"},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.LOOK, "conditions": "secret_due",
+     "before": "fresh_entry"},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.TIP, "before": "fresh_entry"},
+    {"trigger": "ready", "source": Phase.LOOK, "dest": Phase.BET, "conditions": "bet_due"},
+    {"trigger": "ready", "source": Phase.LOOK, "dest": Phase.TIP},
+    {"trigger": "hide", "source": [Phase.BET, Phase.TIP], "dest": Phase.LOOK},
+    {"trigger": "misplaced", "source": _PLAY, "dest": Phase.MAT},
+]
 
 
 class HannipeFlow:
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``history`` is the position before, and the notation of, each step since the last chance outcome
-    (from the journal on a resume): what BACK may still take back.
+    (from the journal on a resume): what BACK may still take back. ``names`` are the seats as the
+    screens name them (the profile's ``[seats]``); moves and the journal keep the engine's seats.
     """
 
+    state: Phase  # set by the transitions machine
+    # triggers the machine adds to the model (declared for the type checker)
+    onward: Callable[[], bool]
+    ready: Callable[[], bool]
+    hide: Callable[[], bool]
+    misplaced: Callable[[], bool]
+
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 history: list[tuple[State, str]], on_fault: Callable[[str], None] | None = None) -> None:
+                 history: list[tuple[State, str]], names: Mapping[str, str],
+                 on_fault: Callable[[str], None] | None = None) -> None:
         self.game = game
+        self.names = names
         self.journal = journal
         self.display = display
         self.loop = loop
@@ -66,7 +100,6 @@ class HannipeFlow:
         self.on_fault = on_fault
         self.undo_stack = list(history)
         self.sensed: set[str] = set()
-        self.state = Phase.LOOK
         self.notice = ""
         self.moved = ""  # the last movement: the mat screen's title
         self.selected = 0  # the bet's starter
@@ -74,6 +107,39 @@ class HannipeFlow:
         self.face = ""
         self.choosing_face = False
         self.paid_shown = 0  # the last race whose finish the players have seen
+        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.LOOK,
+                               queued=True, auto_transitions=False, after_state_change="redraw")
+
+    # -- conditions and phase entry ----------------------------------------------------------------------
+
+    def finish_due(self) -> bool:
+        """A race ended that the players have not seen the finish of (the payout is inside the last tip)."""
+        g = self.game
+        return g.last_race is not None and g.last_race.race > self.paid_shown and (g.is_over() or g.step == "programme")
+
+    def game_over(self) -> bool:
+        return self.game.is_over()
+
+    def mat_differs(self) -> bool:
+        return bool(self._fixups())
+
+    def turn_due(self) -> bool:
+        return self.game.step == "turn"
+
+    def secret_due(self) -> bool:
+        """A bet, or a tip from a dealt hand: everyone else looks away first."""
+        return self.game.step == "bet" or self.game.hands is not None
+
+    def bet_due(self) -> bool:
+        return self.game.step == "bet"
+
+    def fresh_entry(self) -> None:
+        """A new seat's bet or tip starts from the first choice, with no notice left from the last one."""
+        self.notice = ""
+        self.selected = 0
+        self.choosing_face = False
+        if self.game.step == "tip":
+            self.horse, self.face = self._cards()[0]
 
     @property
     def phase(self) -> Phase:
@@ -113,7 +179,7 @@ class HannipeFlow:
                     self._advance()
             elif self.state in _PLAY and self._fixups():
                 self.moved = "Pawn moved!"
-                self._go(Phase.MAT)
+                self.misplaced()
         elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             self._button(event.button)
 
@@ -121,7 +187,7 @@ class HannipeFlow:
         phase = self.state
         if phase is Phase.LOOK:
             if button == "OK":
-                self._go(Phase.BET if self.game.step == "bet" else Phase.TIP)
+                self.ready()
             elif button == "BACK" and self.game.step == "tip":
                 self._take_back()
         elif phase is Phase.BET:
@@ -136,50 +202,29 @@ class HannipeFlow:
         elif phase is Phase.FINISH and button == "OK":
             assert self.game.last_race is not None
             self.paid_shown = self.game.last_race.race
-            self._advance()
-        elif phase is Phase.COINS and button == "OK":
-            self._draw_race()
+            self.onward()  # the game is over, or the coins table before the next race
+        elif phase is Phase.COINS and button == "OK" and self._draw_chance():
+            self.onward()
 
     # -- what comes next ----------------------------------------------------------------------------------
 
     def _advance(self) -> None:
         """Take the engine to its next decision and ask for it: the finish and the coins first if a race
         just ended, the mat put right first if it differs from the race."""
-        g = self.game
-        if g.last_race is not None and g.last_race.race > self.paid_shown and (g.is_over() or g.step == "programme"):
-            self._go(Phase.FINISH)
-            return
-        if g.is_over():
-            self._go(Phase.OVER)
-            return
-        if g.step == "programme" and g.race > 1 and self.state is not Phase.COINS:
-            self._go(Phase.COINS)
-            return
-        self._draw_race()
+        if self.finish_due() or self.game_over() or self._draw_chance():
+            self.onward()
 
-    def _draw_race(self) -> None:
-        """Draw what chance decides (programme, shuffle, deal), then ask for the next decision."""
+    def _draw_chance(self) -> bool:
+        """Draw what chance decides (programme, shuffle, deal); False if it could not be journaled."""
         while self.game.is_chance():
             move = self.dice.roll(self.game)
             if not self._apply(move):
-                return
+                return False
             assert isinstance(move, Action)
             if move.kind == "programme":
                 self.moved = f"Race {self.game.race}: prog {move.number}"
-                self.display.show(screens.position_screen(self.game, "pawns to row 1"), hold=True)
-        if self._fixups():
-            self._go(Phase.MAT)
-            return
-        step = self.game.step
-        if step == "turn":
-            self._go(Phase.TURN)
-            return
-        self.notice = ""
-        self.selected = 0
-        self.choosing_face = False
-        if step == "tip":
-            self.horse, self.face = self._cards()[0]
-        self._go(Phase.LOOK if step == "bet" or self.game.hands is not None else Phase.TIP)
+                self.display.show(screens.position_screen(self.game, "pawns to row 1", names=self.names), hold=True)
+        return True
 
     # -- decisions ----------------------------------------------------------------------------------------
 
@@ -190,12 +235,12 @@ class HannipeFlow:
         elif button in ("NEXT", "PREV"):
             self.selected = (self.selected + (1 if button == "NEXT" else -1)) % len(starters)
         elif button == "BACK":
-            self._go(Phase.LOOK)
+            self.hide()
             return
         elif button == "OK":
             seat = self.game.current_player
             if self._apply(self.game.parse_move(f"bet {seat} {starters[self.selected]}")):
-                self.display.show(Screen(f"{seat} has bet", ("the bet stays secret", "until the finish")),
+                self.display.show(Screen(f"{self._name(seat)} has bet", ("the bet stays secret", "until the finish")),
                                   hold=True)
                 self._advance()
             return
@@ -238,7 +283,7 @@ class HannipeFlow:
             elif self._take_back():
                 return
             elif self.game.hands is not None:
-                self._go(Phase.LOOK)  # the hand goes off the screen
+                self.hide()  # the hand goes off the screen
                 return
         elif button == "OK":
             if not self.choosing_face:
@@ -253,7 +298,7 @@ class HannipeFlow:
         seat = before.current_player
         if not self._apply(before.parse_move(f"tip {seat} {self.horse} {self.face}")):
             return
-        self.moved = f"{seat} tipped {NAMES[self.horse]} {self.face}"
+        self.moved = screens.tipped_title(self._name(seat), self.horse, self.face)
         self._show_movement(before, self.horse)
         self._advance()
 
@@ -266,7 +311,11 @@ class HannipeFlow:
             return True
         self.undo_stack.pop()
         self.game = previous
-        self.moved = f"Taken back: {text[4:]}"
+        move = previous.parse_move(text)
+        assert isinstance(move, Action)
+        who = self._name(move.seat)
+        self.moved = screens.fit(f"Taken back: {who} {move.horse} {move.face}",
+                                 f"Back: {who} {screens.SHORT[move.horse]} {move.face}")
         self._advance()
         return True
 
@@ -335,31 +384,31 @@ class HannipeFlow:
 
     # -- screens ------------------------------------------------------------------------------------------
 
-    def _go(self, phase: Phase) -> None:
-        self.state = phase
-        self.redraw()
-
     def redraw(self) -> None:
         self.display.show(self.screen())
 
     def screen(self) -> Screen:
         g, phase = self.game, self.state
         seat = g.current_player or ""
+        names = self.names
         if phase is Phase.OVER:
-            return screens.position_screen(g)
+            return screens.position_screen(g, names=names)
         if phase is Phase.FINISH:
-            return screens.finish_screen(g)
+            return screens.finish_screen(g, names)
         if phase is Phase.COINS:
-            return screens.coins_screen(g)
+            return screens.coins_screen(g, names)
         if phase is Phase.MAT:
             return screens.mat_screen(self.moved or "Set the pawns", self._fixups())
         if phase is Phase.LOOK:
-            return screens.handoff_screen(seat, "your bet" if g.step == "bet" else "your tip")
+            return screens.handoff_screen(self._name(seat), "your bet" if g.step == "bet" else "your tip")
         if phase is Phase.BET:
-            return screens.bet_screen(g, seat, self.selected)
+            return screens.bet_screen(g, seat, self.selected, names)
         if phase is Phase.TURN:
-            return screens.turn_screen(g, self.notice)
-        return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice)
+            return screens.turn_screen(g, self.notice, names)
+        return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice, names)
+
+    def _name(self, seat: str | None) -> str:
+        return self.names.get(seat or "", seat or "")
 
 
 def _row(g: State, horse: str) -> int:
@@ -371,5 +420,6 @@ def create(context: FlowContext) -> HannipeFlow:
     assert isinstance(context.game, State)
     history = [(s, move) for s, move in context.history if isinstance(s, State)]
     return HannipeFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                       dice=context.dice, history=history, on_fault=context.on_fault)
+                       dice=context.dice, history=history, names=context.seat_names,
+                       on_fault=context.on_fault)
 

@@ -3,11 +3,14 @@
 Pure functions of the engine state (and the entry in progress), so ``boardkeeper replay`` and the
 golden-image tests see exactly what the table showed. Lines keep to the OLED's 21 characters: horses are
 written by their first three letters where a line lists several ("Noi", "Rou"), by name where it has room.
+Seats are shown by the names of the profile's ``[seats]`` (``names``, seat -> name; a seat not in it is
+shown as itself, as ``replay`` shows every seat).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from controller.screen import Screen
 from engines.hannipe import HORSES, NAMES, State
@@ -16,6 +19,16 @@ from engines.hannipe.data import CRAVACHE, PAYOUT, Card
 SHORT = {h: NAMES[h][:3] for h in HORSES}
 KIND = {2: "fav", 1: "out", 0: "toc"}
 """The programme value as the race card prints it: favori, outsider, tocard."""
+WIDTH = 21  # characters in a line or title of the 128-pixel OLED
+SEATS: Mapping[str, str] = MappingProxyType({})
+"""No names: every seat shown as itself."""
+
+
+def fit(text: str, shorter: str) -> str:
+    """``text`` if it fits a line, else the ``shorter`` way of saying it (long seat names)."""
+    return text if len(text) <= WIDTH else shorter
+
+
 
 
 def face_text(face: str) -> str:
@@ -38,72 +51,86 @@ def programme_lines(g: State) -> tuple[str, str]:
 def order_line(g: State) -> str:
     """The running order, front first, lines split by ``|`` (the mat shows it; the screen confirms)."""
     text = "|".join(" ".join(SHORT[h] for h in line) for line in g.order)
-    return text if len(text) <= 21 else "|".join(" ".join(NAMES[h][0] for h in line) for line in g.order)
+    return text if len(text) <= WIDTH else "|".join(" ".join(NAMES[h][0] for h in line) for line in g.order)
 
 
-def position_screen(g: State, notice: str = "") -> Screen:
+def position_screen(g: State, notice: str = "", *, names: Mapping[str, str] = SEATS) -> Screen:
     """Between decisions: the race, its programme, the running order and whose turn it is."""
     if g.is_over():
-        return over_screen(g)
+        return over_screen(g, names)
     if g.programme is None:
-        return Screen(f"Race {g.race}", (notice or "programme to draw", *coins_lines(g)), footer="Hannipe!")
+        return Screen(f"Race {g.race}", (notice or "programme to draw", *coins_lines(g, names)), footer="Hannipe!")
     first, second = programme_lines(g)
     rnd = f"round {g.round}/{len(g.values)}" if g.round else "bets"
-    lines = (first, second, order_line(g), notice or _whose(g))
+    lines = (first, second, order_line(g), notice or _whose(g, names))
     return Screen(f"Race {g.race}: {rnd}", tuple(x for x in lines if x),
-                  footer=f"prog {g.programme}, leader {g.leader}")
+                  footer=f"prog {g.programme}, leader {names.get(g.leader, g.leader)}")
 
 
-def _whose(g: State) -> str:
-    who = g.current_player or ""
+def _whose(g: State, names: Mapping[str, str]) -> str:
+    who = names.get(g.current_player or "", g.current_player or "")
     return {"bet": f"{who} to bet", "turn": f"{who} turns a card", "tip": f"{who} to tip"}.get(g.step, "")
 
 
-def coins_lines(g: State) -> tuple[str, ...]:
-    """Seats and coins, three to a line: ``p1 3  p2 0  p3 1``."""
-    cells = [f"{p} {g.coins[p]}" for p in g.players]
-    return tuple("  ".join(cells[i:i + 3]) for i in range(0, len(cells), 3))
+def coins_lines(g: State, names: Mapping[str, str] = SEATS) -> tuple[str, ...]:
+    """Seats and coins, three to a line (``p1 3  p2 0  p3 1``), two with longer names."""
+    cells = [f"{names.get(p, p)} {g.coins[p]}" for p in g.players]
+    per_row = 3 if 3 * max(map(len, cells)) + 4 <= WIDTH else 2
+    return tuple("  ".join(cells[i:i + per_row]) for i in range(0, len(cells), per_row))
 
 
-def coins_screen(g: State) -> Screen:
+def coins_screen(g: State, names: Mapping[str, str] = SEATS) -> Screen:
     """Between races: everybody's coins, and the goal."""
-    return Screen(f"Coins after race {g.race - 1}", coins_lines(g), footer="first to 6: OK")
+    return Screen(f"Coins after race {g.race - 1}", coins_lines(g, names), footer="first to 6: OK")
 
 
-def finish_screen(g: State) -> Screen:
-    """The finish: the winning horse(s), then every bet revealed with what it paid."""
+def finish_screen(g: State, names: Mapping[str, str] = SEATS) -> Screen:
+    """The finish: the winning horse(s), then every bet revealed with what it paid, two to a line (the
+    horse by its initial where the names are long: ``Alice N+3 Bruno R 0``)."""
     result = g.last_race
     assert result is not None
-    names = [NAMES[h] for h in result.winners] if len(result.winners) == 1 else [SHORT[h] for h in result.winners]
+    horses = [NAMES[h] for h in result.winners] if len(result.winners) == 1 else [SHORT[h] for h in result.winners]
     verb = "wins" if len(result.winners) == 1 else "win"
-    cells = [f"{seat} {SHORT[horse]} {'+' + str(result.paid[seat]) if result.paid[seat] else ' 0'}"
-             for seat, horse in result.bets.items()]
-    lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
-    return Screen(f"R{result.race}: {' '.join(names)} {verb}", lines, footer="bets paid: OK")
+    paid = {seat: f"+{n}" if n else " 0" for seat, n in result.paid.items()}
+    who = {seat: names.get(seat, seat) for seat in result.bets}
+    cells, sep = [f"{who[seat]} {SHORT[horse]} {paid[seat]}" for seat, horse in result.bets.items()], "  "
+    if 2 * max(map(len, cells)) + len(sep) > WIDTH:
+        cells, sep = [f"{who[seat]} {NAMES[horse][0]}{paid[seat]}" for seat, horse in result.bets.items()], " "
+    lines = tuple(sep.join(cells[i:i + 2]) for i in range(0, len(cells), 2))
+    return Screen(f"R{result.race}: {' '.join(horses)} {verb}", lines, footer="bets paid: OK")
 
 
-def over_screen(g: State) -> Screen:
-    """The game is over: the winner(s) and the coins."""
+def over_screen(g: State, names: Mapping[str, str] = SEATS) -> Screen:
+    """The game is over: the winner(s) and the coins (a tie too long for the title is counted there)."""
     verb = "wins!" if len(g.winners) == 1 else "win!"
-    return Screen(f"{' '.join(g.winners)} {verb}", coins_lines(g), footer="Game over")
+    title = fit(f"{' '.join(names.get(p, p) for p in g.winners)} {verb}", f"{len(g.winners)} share the win!")
+    return Screen(title, coins_lines(g, names), footer="Game over")
 
 
 def handoff_screen(seat: str, what: str) -> Screen:
-    """Before anything secret: the screen says whose it is, and everyone else looks away."""
+    """Before anything secret: the screen says whose it is (``seat`` by name), and everyone else looks away."""
     return Screen(f"{seat}: {what}", ("everyone but " + seat, "look away!", "", f"{seat}: OK when ready"),
                   footer="secret")
 
 
-def bet_screen(g: State, seat: str, selected: int) -> Screen:
-    """A seat's secret bet: the starters with what a win would pay; the hand at the bottom (dealt cards)."""
+def tipped_title(who: str, horse: str, face: str) -> str:
+    """The movement's title: ``p2 tipped Grisette c``, the horse shortened beside a long name."""
+    return fit(f"{who} tipped {NAMES[horse]} {face}", f"{who} tipped {SHORT[horse]} {face}")
+
+
+def bet_screen(g: State, seat: str, selected: int, names: Mapping[str, str] = SEATS) -> Screen:
+    """A seat's secret bet: the starters with what a win would pay; the hand at the bottom (dealt cards).
+    Private to the seat: the highlighted starter is the bet."""
     lines = tuple(f"{NAMES[h]:<8} {KIND[v]} pays {PAYOUT[v]}" for h, v in g.values.items())
     footer = hand_text(g.hand(seat)) if g.hands is not None else "horse/NEXT, OK bets"
-    return Screen(f"{seat}: secret bet", lines, selected=selected, footer=footer)
+    return Screen(f"{names.get(seat, seat)}: secret bet", lines, selected=selected, footer=footer, private=seat)
 
 
-def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, notice: str = "") -> Screen:
-    """A seat's tip: this round's turned horse (its value is subtracted), the hand if dealt, the card
-    being chosen and what it will do to its horse."""
+def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, notice: str = "",
+               names: Mapping[str, str] = SEATS) -> Screen:
+    """A seat's tip: this round's turned horse (its value is subtracted; the headline), the hand if dealt,
+    the card being chosen and what it will do to its horse. Private to the seat when it shows a dealt hand
+    (a physical card is played in the open)."""
     turned = g.turned[-1]
     v = g.values[turned]
     gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
@@ -113,15 +140,17 @@ def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, 
     lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",
              pick, notice or f"{NAMES[horse]} {what}")
     footer = "NEXT/PREV, OK" if choosing_face else "horse/NEXT, OK, BACK"
-    return Screen(f"{seat} tips, round {g.round}/{len(g.values)}", lines, footer=footer)
+    return Screen(f"{names.get(seat, seat)} tips, round {g.round}/{len(g.values)}", lines, footer=footer,
+                  headline=NAMES[turned], private=seat if g.hands is not None else "")
 
 
-def turn_screen(g: State, notice: str = "") -> Screen:
+def turn_screen(g: State, notice: str = "", names: Mapping[str, str] = SEATS) -> Screen:
     """The leader's turn: OK turns the next horse card."""
     first, second = programme_lines(g)
+    leader = names.get(g.leader, g.leader)
     return Screen(f"Race {g.race}: card {g.round + 1}/{len(g.values)}",
-                  (first, second, order_line(g) if g.round else "all on row 1", notice or f"{g.leader}: OK turns"),
-                  footer=f"leader {g.leader}")
+                  (first, second, order_line(g) if g.round else "all on row 1", notice or f"{leader}: OK turns"),
+                  footer=f"leader {leader}")
 
 
 def mat_screen(title: str, fixups: Sequence[str]) -> Screen:

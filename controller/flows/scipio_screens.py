@@ -29,11 +29,12 @@ def tiles_line(g: State) -> str:
 
 
 def position_screen(g: State, notice: str = "") -> Screen:
-    """Between decisions: whose turn at what, the troops and the tiles."""
+    """Between decisions: whose turn at what (the army is the headline), the troops and the tiles."""
     if g.is_over():
         return over_screen(g)
     lines = (*((notice,) if notice else ()), troops_line(g, "rome"), troops_line(g, "carthage"), tiles_line(g))
-    return Screen(f"R{g.round} phase {g.phase}", (g.describe(), *lines), footer="Scipio")
+    return Screen(f"R{g.round} phase {g.phase}", (g.describe(), *lines), footer="Scipio",
+                  headline=NAMES.get(g.current_player or "", ""))
 
 
 def over_screen(g: State) -> Screen:
@@ -78,7 +79,7 @@ def damage_screen(g: State, counts: Sequence[int], notice: str = "") -> Screen:
 
 def handoff_screen(army: str, what: str) -> Screen:
     return Screen(f"{NAMES[army]}: {what}", (f"{NAMES[other(army)]}, look away!", "", "OK when ready"),
-                  footer="secret entry")
+                  footer="secret entry", headline=NAMES[army])
 
 
 def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
@@ -86,13 +87,13 @@ def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: s
     left = 34 - sum(values)
     return Screen(f"{NAMES[army]}: organise", (" ".join(cells[:3]), " ".join(cells[3:]),
                                                       notice or f"left to place: {left}"),
-                  footer="NEXT+ PREV- OK next")
+                  footer="NEXT+ PREV- OK next", headline=NAMES[army])
 
 
 def placement_screen(army: str, values: Sequence[int], cursor: int, notice: str = "") -> Screen:
     cells = [f"{f[0].upper()}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FIELDS)]
     return Screen(f"{NAMES[army]}: cards", ("  ".join(cells), notice or "NEXT/PREV change"),
-                  footer="OK next, BACK back")
+                  footer="OK next, BACK back", headline=NAMES[army])
 
 
 def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
@@ -100,7 +101,7 @@ def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
     marks = " ".join("*" if i < entered else "_" for i in range(3))
     return Screen(f"{NAMES[army]}: cards", ("press Y, P, G on", "your pad:  " + marks,
                                             notice or ("OK = done" if entered == 3 else "")),
-                  footer="BACK undo")
+                  footer="BACK undo", headline=NAMES[army])
 
 
 def short_label(notation: str) -> str:
