@@ -4,7 +4,7 @@ run on their own)."""
 
 import sys
 
-from bench import bridge, cannonball, engine, frames, journal, playouts, scan, start, table
+from bench import bots, bridge, cannonball, engine, frames, journal, playouts, scan, start, table
 
 if __name__ == "__main__":
     missed = []
@@ -21,6 +21,8 @@ if __name__ == "__main__":
                          ("bench.start", start.report)):
         if not report():
             missed.append(name)
+    print("== time per bot decision, every bot a demo or a table seats (issue 16)")
+    missed += [f"bench.bots ({name})" for name in bots.report()]
     print("== Cannon Ball decisions/s and bot move times (issue 15)")
     cannonball.main([])
     print("targets missed: " + (", ".join(missed) if missed else "none"))

@@ -76,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="human", help="your seat (--sim; default: the first)")
     play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
     play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
+    play.add_argument("--think-ms", type=int, metavar="N", help="the most a searching bot thinks per decision, in "
+                      "ms, so a slow Pi answers in time (real table; default: the profile's [bots] think_ms)")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game")
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
@@ -217,6 +219,20 @@ def state_dir() -> Path:
     return Path(base) / "boardkeeper"
 
 
+def think_budget(given: int | None, profile: Any) -> int | None:
+    """A searching bot's time per decision at the real table: ``--think-ms``, else the profile's
+    ``[bots] think_ms`` (``None``: the bots' fixed iteration count alone decides)."""
+    from hw_config.profile import THINK_MS_RANGE
+
+    if given is None:
+        budget: int | None = profile.bots.think_ms
+        return budget
+    lo, hi = THINK_MS_RANGE
+    if not lo <= given <= hi:
+        raise UsageError(f"--think-ms must be from {lo} to {hi} ms, got {given}")
+    return given
+
+
 def play(args: argparse.Namespace) -> int:
     info = game_info(args.game)
     path = args.journal or state_dir() / f"{info.name}.jsonl"
@@ -227,6 +243,9 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.sim:
         from controller.terminal import run_terminal
+
+        if args.think_ms is not None:
+            raise UsageError("--think-ms is for the real table: the bots at the terminal use a fixed search")
 
         if not info.bots:
             raise UsageError(f"{info.name} has no bots to play against at the terminal")
@@ -251,11 +270,13 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
     if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
+    think_ms = think_budget(args.think_ms, profile)
     try:
         hardware = load_backend(profile)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
+    log.info("boardkeeper %s: %s on profile %s, journal %s%s", version(), info.name, profile.path, path,
+             f", bots think at most {think_ms} ms a decision" if think_ms is not None else "")
     io = build_io(profile, hardware)
     resumed = ask_resume(io, path)
     while True:  # game after game: the service never has to be restarted to play again

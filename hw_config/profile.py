@@ -56,7 +56,9 @@ SECTIONS: dict[str, set[str]] = {
     "timing": set(TIMING_LIMITS),
     "serial": {"url", "baud"},
     "seats": set(),  # any seat of the game; each name checked below
+    "bots": {"think_ms"},
 }
+THINK_MS_RANGE = (1, 60_000)  # a bot's time budget per decision: a minute is past anyone's patience
 
 Cell = tuple[int, int]
 
@@ -95,6 +97,14 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Bots:
+    """How bots seated at this table search. ``think_ms`` caps a searching bot's time per decision, so a
+    slower Pi still answers in time; ``None``: the bot's fixed iteration count alone decides."""
+
+    think_ms: int | None = None
+
+
+@dataclass(frozen=True)
 class Profile:
     path: Path
     name: str
@@ -110,6 +120,7 @@ class Profile:
     cells: dict[Cell, str] = field(default_factory=dict)  # matrix cell -> location name
     serial: Serial | None = None  # the link to the board's MCU (backend "bridge")
     seats: dict[str, str] = field(default_factory=dict)  # seat -> the name the screens show ([seats])
+    bots: Bots = field(default_factory=Bots)
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -217,12 +228,13 @@ class _Checker:
                            else LAYOUTS / f"{layout_name}.toml")
         cells = self.layout(layout_path, game, size, buttons, locations) if layout_name else {}
         names = self.seats(tables["seats"], seats)
+        bots = self.bots(tables["bots"])
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial, names)
+                       buttons, display, timing, layout_path, cells, serial, names, bots)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 
@@ -331,6 +343,11 @@ class _Checker:
             return None
         baud = self.integer(table, "baud", "serial.baud", *BAUD_RANGE, default=115200)
         return Serial(url, baud) if baud is not None else None
+
+    def bots(self, table: Mapping[str, Any]) -> Bots:
+        if "think_ms" not in table:
+            return Bots()
+        return Bots(self.integer(table, "think_ms", "bots.think_ms", *THINK_MS_RANGE))
 
     def timing(self, table: Mapping[str, Any]) -> Timing | None:
         values: dict[str, float] = {}

@@ -31,10 +31,19 @@ class HeuristicBot:
             return self.rng.choice(_best_first_moves([(seq[0], evaluate(end, player)) for seq, end in
                                                       turn_plans(state)]))
         totals: dict[Move, float] = {}
+        # When nothing is hidden from the player yet (Rome decides before Carthage), every determinization is
+        # the same position: judge each distinct one once and add its values as often as it was drawn.
+        judged: dict[object, dict[Move, float]] = {}
         for _ in range(self.determinizations):
-            best_of: dict[Move, float] = {}
-            for seq, end in turn_plans(state.determinize(player, self.rng)):
-                best_of[seq[0]] = max(best_of.get(seq[0], float("-inf")), evaluate(end, player))
+            world = state.determinize(player, self.rng)
+            key = world.key()
+            best_of = judged.get(key)
+            if best_of is None:
+                best_of = judged[key] = {}
+                for seq, end in turn_plans(world):
+                    value, best = evaluate(end, player), best_of.get(seq[0])
+                    if best is None or value > best:
+                        best_of[seq[0]] = value
             for move, value in best_of.items():
                 totals[move] = totals.get(move, 0.0) + value
         return self.rng.choice(_best_first_moves(list(totals.items())))

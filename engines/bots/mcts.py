@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable
 
 from engines.base import GameState, HiddenInformation, Move
 from engines.bots.heuristic import evaluator_for
@@ -42,6 +44,10 @@ class MCTSBot:
     """PUCT search with ``iterations`` per decision (split over ``determinizations`` for hidden games).
 
     ``scale`` converts evaluation differences to win probabilities: value = 1 / (1 + exp(-eval / scale)).
+    ``think_ms`` caps the time of a decision as read on ``clock`` (seconds), so a slow Pi at a real table
+    still answers in time: the search stops early when the budget is spent, each determinization taking
+    its share and at least one iteration. Without it the iteration count alone decides, and the same seed
+    always gives the same game (demos and tests).
     """
 
     def __init__(
@@ -53,16 +59,21 @@ class MCTSBot:
         c_puct: float = 1.5,
         scale: float = 40.0,
         determinizations: int = 4,
+        think_ms: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rng = rng
         self.iterations = iterations
         self.c_puct = c_puct
         self.scale = scale
         self.determinizations = determinizations
+        self.think_ms = think_ms
+        self.clock = clock
         self._evaluate = evaluate
         self._plan: list[Move] = []
         self._plan_key: object = None
         self._zero_sum = False
+        self._expanded: dict[object, tuple[list[Plan], list[Values], list[float], Values]] = {}
 
     def choose(self, state: GameState) -> Move:
         player = state.current_player
@@ -72,14 +83,19 @@ class MCTSBot:
             return self._next_planned(state)
         evaluate = self._evaluate or evaluator_for(state)
         self._zero_sum = self._evaluate is None and get_game(state.game).zero_sum and len(state.players) == 2
+        self._expanded = {}  # a decision's own: the positions of the next one are mostly new
         votes: dict[tuple[str, ...], float] = {}
         sequences: dict[tuple[str, ...], list[Move]] = {}
         trees = self.determinizations if isinstance(state, HiddenInformation) else 1
         budget = max(1, self.iterations // trees)
-        for _ in range(trees):
+        start = self.clock() if self.think_ms is not None else 0.0
+        for tree in range(trees):
             root_state = state.determinize(player, self.rng) if isinstance(state, HiddenInformation) else state
             root = _Node(root_state.clone())
-            for _ in range(budget):
+            deadline = None if self.think_ms is None else start + self.think_ms / 1000 * (tree + 1) / trees
+            for i in range(budget):
+                if i and deadline is not None and self.clock() >= deadline:
+                    break
                 self._iterate(root, evaluate)
             assert root.plans is not None
             for i, (seq, _) in enumerate(root.plans):
@@ -136,18 +152,27 @@ class MCTSBot:
         return child
 
     def _expand(self, node: _Node, evaluate: Evaluator) -> Values:
-        """Compute the plans and their priors; the node's first value is its player's best plan."""
+        """Compute the plans and their priors; the node's first value is its player's best plan.
+
+        A position met again in this decision (the same world searched by another determinization, or a
+        transposition) takes the plans already weighed: they depend on the position alone, and nodes only
+        read them (a plan's end position is cloned before it becomes a node), so the search is unchanged.
+        """
         state = node.state
-        player = state.current_player
-        assert player is not None
-        node.plans = turn_plans(state)
-        node.seeds = [self._values(end, evaluate) for _, end in node.plans]
-        mine = [v[player] for v in node.seeds]
-        top = max(mine)
-        weights = [math.exp((v - top) * 8.0) for v in mine]
-        total = sum(weights)
-        node.priors = [w / total for w in weights]
-        return node.seeds[mine.index(top)]
+        key = state.key()
+        known = self._expanded.get(key)
+        if known is None:
+            player = state.current_player
+            assert player is not None
+            plans = turn_plans(state)
+            seeds = [self._values(end, evaluate) for _, end in plans]
+            mine = [v[player] for v in seeds]
+            top = max(mine)
+            weights = [math.exp((v - top) * 8.0) for v in mine]
+            total = sum(weights)
+            known = self._expanded[key] = (plans, seeds, [w / total for w in weights], seeds[mine.index(top)])
+        node.plans, node.seeds, node.priors, first = known
+        return first
 
     def _values(self, state: GameState, evaluate: Evaluator) -> Values:
         if state.is_over():

@@ -9,16 +9,18 @@ evenly): that is the most the army can know at that moment.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import Final
 
 from engines.scipio.moves import Order, org
-from engines.scipio.rules import ARMIES, FIELDS, TOKENS, damage_plan, field_formations, other
+from engines.scipio.rules import ARMIES, FIELDS, TOKENS, field_formations, other
 from engines.scipio.state import State
 
 WIN_VALUE: Final = 1000.0
 RISK: Final = (0.0, 12.0, 5.0, 2.0, 0.8, 0.3)  # by tokens left in a formation: 1 is one hit from losing
 SAMPLES: Final = 10
+_RISK_BY_TOKENS: Final = RISK + (0.0,) * (TOKENS + 1 - len(RISK))  # RISK for any formation, 0..34 tokens
 
 
 def evaluate(state: State, army: str) -> float:
@@ -26,7 +28,7 @@ def evaluate(state: State, army: str) -> float:
         return WIN_VALUE if state.winner == army else -WIN_VALUE
     if state.troops[army] is None or state.troops[other(army)] is None:
         return 0.0
-    troops = {a: list(state.troops[a] or ()) for a in ARMIES}
+    troops = {a: state.troops[a] or [] for a in ARMIES}  # read only: ``_after`` takes its own copy
     if state.step == "place" and state.placed[army] is not None and state.placed[other(army)] is None:
         return _expected_after_placement(state, army, troops)
     plan = state.plan if state.step == "remove" else []
@@ -61,22 +63,76 @@ def _value(troops: dict[str, list[int]], army: str) -> float:
 
 
 def _risk(troops: list[int]) -> float:
-    return sum(RISK[n] if n < len(RISK) else 0.0 for n in troops)
+    return sum(map(_RISK_BY_TOKENS.__getitem__, troops))
 
 
 def _expected_after_placement(state: State, army: str, troops: dict[str, list[int]]) -> float:
-    enemy = other(army)
     mine = state.placed[army]
     assert mine is not None
-    options = list(permutations(sorted(state.hands[enemy]), 3))
-    stride = max(1, len(options) // SAMPLES)
-    field_troops = {f: {a: sum(troops[a][k] for k in field_formations(f)) for a in ARMIES} for f in FIELDS}
-    total = 0.0
-    picked = options[::stride]
-    for cards in picked:
-        per_field = {f: {army: mine[f], enemy: c} for f, c in zip(FIELDS, cards, strict=True)}
-        total += _value(_after(troops, damage_plan(per_field, field_troops, state.tiles)), army)
-    return total / len(picked)
+    context = _placement_context(army, tuple(sorted(state.hands[other(army)])),
+                                 tuple(tuple(troops[a]) for a in ARMIES))
+    return context.expected(tuple(mine[f] for f in FIELDS))
+
+
+class _PlacementContext:
+    """What stays the same while a bot weighs every placement of one army against the same hidden hand:
+    the opponent's sampled placements, who holds each field, and the value of each distinct damage outcome.
+
+    Why: a bot judges 120 placements against 10 samples each, often in several determinizations and
+    search trees; the 1,200 damage plans fall on far fewer distinct outcomes. The value of an outcome does
+    not depend on the order its steps are taken in (each field's damage falls on its own two formations),
+    so ``damage_plan``'s tile order is left out, and the values are exactly those of ``_value(_after(...))``.
+    """
+
+    def __init__(self, army: str, enemy_hand: tuple[int, ...], troops: tuple[tuple[int, ...], ...]) -> None:
+        self.army = army
+        self.mine_first = army == ARMIES[0]
+        self.troops = {a: list(t) for a, t in zip(ARMIES, troops, strict=True)}
+        options = list(permutations(enemy_hand, 3))
+        self.picks = options[::max(1, len(options) // SAMPLES)]
+        field_troops = [[sum(self.troops[a][k] for k in field_formations(f)) for a in ARMIES] for f in FIELDS]
+        # per field: does Rome hold it as defender, does Carthage
+        self.holds = [(t[0] >= t[1], t[1] >= t[0]) for t in field_troops]
+        self.values: dict[tuple[tuple[int, int], ...], float] = {}
+
+    def expected(self, mine: tuple[int, ...]) -> float:
+        total = 0.0
+        for cards in self.picks:
+            total += self._outcome_value(mine, cards)
+        return total / len(self.picks)
+
+    def _outcome_value(self, mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+        rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)
+        breaks = [0, 0, 0]  # per field: 1 Rome breaks the shield, 2 Carthage does (damage_plan's rule)
+        count = [0, 0, 0]
+        for i in range(3):
+            r, c = rome[i], carthage[i]
+            b = 1 if r >= 2 * c else 2 if c >= 2 * r else 0
+            breaks[i] = b
+            count[b] += 1
+        keeper = 0 if count[1] == count[2] else 1 if count[1] > count[2] else 2
+        outcome = []
+        for i in range(3):
+            r, c = rome[i], carthage[i]
+            if r == c:
+                outcome.append((-1, 0))
+                continue
+            defender = 0 if r < c else 1
+            holds = self.holds[i][defender]
+            kept = keeper and breaks[i] == keeper
+            outcome.append((defender, (3 if holds else 4) if kept else (1 if holds else 2)))
+        key = tuple(outcome)
+        value = self.values.get(key)
+        if value is None:
+            plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]
+            value = self.values[key] = _value(_after(self.troops, plan), self.army)
+        return value
+
+
+@lru_cache(maxsize=64)
+def _placement_context(army: str, enemy_hand: tuple[int, ...], troops: tuple[tuple[int, ...], ...]
+                       ) -> _PlacementContext:
+    return _PlacementContext(army, enemy_hand, troops)
 
 
 def _balanced_organisations() -> list[tuple[int, ...]]:
@@ -96,8 +152,36 @@ BALANCED: Final = tuple(_balanced_organisations())
 
 def candidates(state: State) -> list[Order]:
     """The moves bots weigh: all legal moves, except that an organisation is one of the balanced ones
-    (searching all 237,336 splits would drown the search, and a thin formation only invites defeat)."""
+    (searching all 237,336 splits would drown the search, and a thin formation only invites defeat), and a
+    removal is one of the splits that leave the field's two formations at the least risk.
+
+    Why the removals: a card placement is weighed with every removal that may follow it in the same turn,
+    and the splits multiply (up to five per damaged field). The other splits leave the same tokens with more
+    risk, so ``evaluate`` ranks them strictly lower whatever comes after in the turn (the rest of the damage
+    falls on other fields): dropping them changes no choice and cuts the plans to weigh several times. Not
+    when damage still to come cannot be taken: then the game is decided whatever the split, every split is
+    worth the same, and all stay, as ties do."""
     player = state.current_player
     if state.step == "org" and player is not None:
         return [org(player, counts) for counts in BALANCED]
-    return [m for m in state.legal_moves() if isinstance(m, Order)]
+    moves = [m for m in state.legal_moves() if isinstance(m, Order)]
+    if state.step == "remove" and player is not None and not _fatal_damage_ahead(state):
+        troops = state.troops[player]
+        assert troops is not None
+        i, j = field_formations(moves[0].name)
+        risks = [_RISK_BY_TOKENS[troops[i] - m.nums[0]] + _RISK_BY_TOKENS[troops[j] - m.nums[1]] for m in moves]
+        least = min(risks)
+        return [m for m, r in zip(moves, risks, strict=True) if r == least]
+    return moves
+
+
+def _fatal_damage_ahead(state: State) -> bool:
+    """Whether a damage step after the current one empties a formation (the removals left to choose fall on
+    other fields, so no split now can change that)."""
+    for field, army, amount, _ in state.plan[1:]:
+        troops = state.troops[army]
+        assert troops is not None
+        i, j = field_formations(field)
+        if amount > troops[i] + troops[j] - 2:
+            return True
+    return False

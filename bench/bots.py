@@ -1,0 +1,131 @@
+"""Time per bot decision (issue 16): every bot kind ``demo``, ``play`` and ``play --sim`` seat, in every game
+that has bots, timed over whole seeded games between bots of that kind.
+
+Why CPU time: the machine running the bench is shared, and a busy neighbour stretches wall time but not the
+CPU this process spends; both are printed. Each game is played ``ROUNDS`` times with the same seeds (the bots
+take seeded generators, so the decisions repeat exactly) and each decision keeps its fastest round, which
+strips most of the noise a neighbour adds. The target (at most 40 ms p95 on CI, about 1 s on a Pi Zero 2 W)
+holds for the games in ``TARGET_GAMES``; the others are reported.
+
+``python -m bench.bots [--game NAME] [--kind KIND] [--games N] [--rounds N]`` exits 1 naming each bot that
+missed its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from controller.demo import make_bot
+from engines.base import GameState, Move, sample_chance
+from engines.bots.match import Bot
+from engines.registry import GameInfo, games
+
+TARGET_MS = 40.0
+TARGET_GAMES = ("hannibal", "scipio")
+GAMES = 3
+ROUNDS = 2
+MAX_DECISIONS = 400  # a game longer than this (Cannon Ball's 300 turns) is cut: enough decisions to time
+
+
+@dataclass
+class Times:
+    """Per-decision times of one round, in the order the decisions were made."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+
+class _Timed:
+    def __init__(self, bot: Bot, times: Times) -> None:
+        self.bot, self.times = bot, times
+
+    def choose(self, state: GameState) -> Move:
+        cpu, wall = time.process_time(), time.perf_counter()
+        move = self.bot.choose(state)
+        self.times.cpu.append(time.process_time() - cpu)
+        self.times.wall.append(time.perf_counter() - wall)
+        return move
+
+
+def play_round(info: GameInfo, kind: str, seeds: range) -> Times:
+    """Seeded games with every seat taken by a ``kind`` bot, made as ``demo`` makes them."""
+    times = Times()
+    for seed in seeds:
+        state = info.new_game(**info.options(sim=True))
+        bots = {p: _Timed(make_bot(kind, random.Random(f"{seed}:{p}")), times) for p in state.players}
+        chance = random.Random(seed)
+        decisions = 0
+        while not state.is_over() and decisions < MAX_DECISIONS:
+            player = state.current_player
+            if player is None:
+                state.apply(sample_chance(state, chance))
+                continue
+            state.apply(bots[player].choose(state))
+            decisions += 1
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def measure(info: GameInfo, kind: str, games_: int, rounds: int) -> tuple[Times, bool]:
+    """Fastest time of each decision over ``rounds``; ``False`` if the rounds did not repeat the same game."""
+    best: Times | None = None
+    same = True
+    for _ in range(rounds):
+        t = play_round(info, kind, range(1, games_ + 1))
+        if best is None:
+            best = t
+            continue
+        same = same and len(t.cpu) == len(best.cpu)
+        best = Times([min(a, b) for a, b in zip(best.cpu, t.cpu, strict=False)],
+                     [min(a, b) for a, b in zip(best.wall, t.wall, strict=False)])
+    assert best is not None
+    return best, same
+
+
+def report(only_game: str | None = None, only_kind: str | None = None, games_: int = GAMES,
+           rounds: int = ROUNDS) -> list[str]:
+    """Print p50/p95 per bot; the names of the bots that missed the target."""
+    missed = []
+    for info in games():
+        if not info.bots or (only_game and info.name != only_game):
+            continue
+        for kind in info.bots:
+            if only_kind and kind != only_kind:
+                continue
+            t, same = measure(info, kind, games_, rounds)
+            cpu50, cpu95 = percentile(t.cpu, 0.5) * 1e3, percentile(t.cpu, 0.95) * 1e3
+            wall50, wall95 = percentile(t.wall, 0.5) * 1e3, percentile(t.wall, 0.95) * 1e3
+            verdict = ""
+            if info.name in TARGET_GAMES:
+                ok = cpu95 <= TARGET_MS and same
+                verdict = f"  target p95 <= {TARGET_MS:.0f} ms: {'met' if ok else 'NOT met'}"
+                if not ok:
+                    missed.append(f"{info.name} {kind}")
+            print(f"{info.name:10s} {kind:9s} cpu p50 {cpu50:7.2f} p95 {cpu95:7.2f} ms | wall p50 {wall50:7.2f} "
+                  f"p95 {wall95:7.2f} ms | max cpu {max(t.cpu) * 1e3:7.1f} ms ({len(t.cpu)} decisions)"
+                  + ("" if same else "  ROUNDS DIFFER: the bot is not reproducible") + verdict, flush=True)
+    for name in missed:
+        print(f"TARGET MISSED: {name} bot p95 over {TARGET_MS:.0f} ms")
+    return missed
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", help="only this game")
+    parser.add_argument("--kind", help="only this bot kind")
+    parser.add_argument("--games", type=int, default=GAMES, help=f"seeded games per bot (default {GAMES})")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds, fastest kept (default {ROUNDS})")
+    args = parser.parse_args(argv)
+    return 1 if report(args.game, args.kind, args.games, args.rounds) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
