@@ -441,9 +441,16 @@ def create(context: FlowContext) -> HannibalFlow:
 
 
 def _stack_alternative(game: GameState, move: Move) -> Move | None:
-    """The stack move with the same start and end as a piece move, when both are legal: the sensors can
-    never tell them apart."""
-    if not isinstance(move, Step) or move.kind != PIECE:
+    """A stack move whose first piece down looks exactly like ``move``, when one is legal: people often
+    move a stack a piece at a time, and taking one piece off a stack changes no sensor. So a piece move off
+    a stack (its start stays occupied) onto an empty square looks, the moment it lands, like the first
+    piece of any stack moving to that square, from the same start or from another stack; the table must
+    not take it as that piece move (seed 53 of the soak: the first piece of S48-36 made 30-36 stand)."""
+    if not isinstance(game, State) or not isinstance(move, Step) or move.kind != PIECE:
         return None
-    stack = Step(STACK, move.src, move.dst)
-    return stack if stack in game.legal_moves() else None
+    start = game.at(move.src)
+    if start is None or start[1] < 2:
+        return None  # its start empties: no stack moving elsewhere looks like that
+    stacks = [m for m in game.legal_moves() if isinstance(m, Step) and m.kind == STACK and m.dst == move.dst]
+    same = Step(STACK, move.src, move.dst)
+    return same if same in stacks else next(iter(stacks), None)
