@@ -106,7 +106,7 @@ class HannibalFlow:
 
     def start(self) -> None:
         """Judge the board as it stands (a resumed game may already be set up)."""
-        self._judge(placed=False, settled=True)
+        self._judge(settled=True)
         self.redraw()
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
@@ -177,15 +177,18 @@ class HannibalFlow:
         if event.location is None:
             return
         self.referee.record(event)
-        self._judge(placed=event.closed)
+        # judged now only to notice the board leaving a question or coming right after a fix-up: a piece
+        # put down proves a move once the board has been still for the settle time (the settle timer), so
+        # a sensor that closes for a moment (a chattering reed) never becomes a move
+        self._judge()
 
     def _timer(self, name: str) -> None:
         if name == "settle" and self.referee.last_placed:
             # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
             # in the air, so a lift-only board is judged when it has been quiet for the grace period.
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif name == "quiet":
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif name == "stuck":
             self._check_stuck()
 
@@ -204,7 +207,7 @@ class HannibalFlow:
             self._dice_button(button)
         elif phase is Phase.STEP:
             if button == "OK":
-                self._judge(placed=False, settled=True, pressed_ok=True)
+                self._judge(settled=True, pressed_ok=True)
             elif button in ("NEXT", "PREV"):
                 self._offer(tuple(self.game.legal_moves()), manual=True)
             elif button == "BACK" and self.undo_stack:
@@ -238,7 +241,7 @@ class HannibalFlow:
             self.referee.ignore(location)
             self._log(f"sensor at {label(location)} ignored on the players' word")
             self.notice = ""
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
             self.ask_undo()
         elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
@@ -252,18 +255,18 @@ class HannibalFlow:
 
     # -- judging the board --------------------------------------------------------------------------------
 
-    def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
+    def _judge(self, *, settled: bool = False, pressed_ok: bool = False) -> None:
         """Ask the referee what the players did and act on it: Hannibal's decisions, the referee's judgement."""
         if self.state not in BOARD_PHASES:
             return
         stages = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}
         moves_allowed = self.state in (Phase.STEP, Phase.CHOOSE) or (self.state is Phase.FIXUP
                                                                      and not self.game.is_chance())
-        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=placed,
+        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=False,
                                      settled=settled, pressed_ok=pressed_ok)
         if verdict.call is Call.STALE:
             self.cancel()  # the board changed under the question: judge it afresh
-            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
+            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=False, settled=settled,
                                          pressed_ok=pressed_ok)
         if verdict.call is Call.READY:
             if self.state in (Phase.SETUP, Phase.FIXUP):
