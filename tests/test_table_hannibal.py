@@ -44,6 +44,15 @@ def test_a_visible_move_commits_on_placing(table: Harness) -> None:
     assert "[1]" in table.text
 
 
+def test_a_reed_closing_for_a_moment_is_no_move(table: Harness) -> None:
+    table.roll(1, 5)
+    table.board.stuck_closed.add(table.cell(17))  # a chattering reed reads a piece on 17, as 12-17 would
+    table.run(0.1)
+    table.board.stuck_closed.discard(table.cell(17))
+    table.run(1.0)
+    assert table.moves() == ["R1,5"] and table.phase is Phase.STEP
+
+
 def test_a_move_the_sensors_cannot_tell_is_asked(table: Harness) -> None:
     table.roll(5, 6)
     table.move(12, 17)  # 12-17 with the 5, or 6-17 with the total: both leave the same sensors
