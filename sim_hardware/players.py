@@ -78,6 +78,7 @@ class ScriptedTable(Hands):
         self._checked: set[int] = set()
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
         self._rolled_at = 0.0
+        self._name_it = False  # the table took a step nobody made: name the next move from the list, not OK
 
     # -- deciding what to do ------------------------------------------------------------------------------
 
@@ -91,6 +92,7 @@ class ScriptedTable(Hands):
         if phase in ("roll", "step") and self._unmade_step_shown():
             self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm
             self._acted_on = None
+            self._name_it = True
             self._press("BACK", pause=0.3)
             self._press("OK", pause=0.5)
             return
@@ -129,11 +131,14 @@ class ScriptedTable(Hands):
         game = self.flow.game
         key = ("step", self.flow.seq)
         if self._acted_on == key:
-            if "No move seen" not in self.flow.notice:
+            if self._name_it:
+                # OK made the table take a step nobody made (a dead sensor under the piece): name the move
+                # from the list instead, as people do once the table has guessed wrong
+                self._press("NEXT", pause=0.3)
+            else:
                 # the move is done but the flow saw nothing: it was hidden (onto a stack); say so with OK
                 self._press("OK", pause=self.profile.timing.settle_s + 0.5)
-                return
-            self._acted_on = None  # the table says nothing moved: think again
+            return
         if not self._physical_counts_match(game):
             return  # instructions will come; wait for them
         self._acted_on = key
@@ -160,6 +165,7 @@ class ScriptedTable(Hands):
         target = self.intended
         if flow.candidates[flow.selected] == target:
             self._press("OK", pause=0.3)
+            self._name_it = False
         else:
             self._press("NEXT", pause=0.15)
 
