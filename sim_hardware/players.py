@@ -75,12 +75,17 @@ class ScriptedTable(Hands):
         self.mistakes_made = 0
         self.decisions: dict[int, str] = {}
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
-        self._checked: set[int] = set()
+        self._checked: set[int] = set()  # journal lines whose screen has been read
+        self._unmade_seen = False  # a step nobody here made was shown: take it back when the hands are free
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
         self._rolled_at = 0.0
         self._name_it = False  # the table took a step nobody made: name the next move from the list, not OK
 
     # -- deciding what to do ------------------------------------------------------------------------------
+
+    def poll(self, now: float) -> list[object]:
+        self._glance()
+        return super().poll(now)
 
     def _decide(self, now: float) -> None:
         flow = self.flow
@@ -89,8 +94,9 @@ class ScriptedTable(Hands):
             self.awaiting_fixup = False  # the table moved on, or never saw it (a dead sensor): put it right
         if flow.game.to_move not in self.bots and phase not in ("setup", "fixup"):
             return  # a person plays this seat
-        if phase in ("roll", "step") and self._unmade_step_shown():
-            self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm
+        if phase in ("roll", "step") and self._unmade_seen:
+            self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm (again if a step of
+            self._unmade_seen = False  # ours was applied after it: that one goes first, then it shows again)
             self._acted_on = None
             self._name_it = True
             self._press("BACK", pause=0.3)
@@ -115,17 +121,19 @@ class ScriptedTable(Hands):
         elif phase in ("undo", "dice"):
             self._press("BACK", pause=0.3)
 
-    def _unmade_step_shown(self) -> bool:
-        """The screen shows a step just applied that is not the one meant (looked at once per line)."""
-        seq = self.flow.seq
-        if seq in self._checked:
-            return False
-        self._checked.add(seq)
-        last = self.flow.last_step
-        if self.flow.last_step_by not in self.bots:
-            return False  # a person's step: theirs to take back, not ours
-        made = {move for at, move in self.decisions.items() if at >= self._turn_start}
-        return bool(last) and last not in made
+    def _glance(self) -> None:
+        """People read the screen while their hands are busy too: a step shown as just applied ("Done: 12-17")
+        that nobody at the table made is noticed while it is up (once per line), and taken back as soon as
+        the hands are free, even if the table has asked something or applied another step since."""
+        flow = self.flow
+        if flow.seq in self._checked or flow.phase.value not in ("roll", "step"):
+            return
+        self._checked.add(flow.seq)
+        last = flow.last_step
+        if not last or flow.last_step_by not in self.bots:
+            return  # nothing shown, or a person's step: theirs to take back, not ours
+        if last not in {move for at, move in self.decisions.items() if at >= self._turn_start}:
+            self._unmade_seen = True
 
     def _step(self, now: float) -> None:
         game = self.flow.game
