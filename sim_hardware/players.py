@@ -24,6 +24,7 @@ from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
+READ_S = 0.5  # a screen up this long is read in passing, hands busy or not
 REPRESS_S = 3.0  # ROLL pressed and still asked for (the press lost: "Board link lost" was up): press again
 
 
@@ -77,6 +78,7 @@ class ScriptedTable(Hands):
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
         self._checked: set[int] = set()  # journal lines whose screen has been read
         self._unmade_seen = False  # a step nobody here made was shown: take it back when the hands are free
+        self._up: tuple[int, float] | None = None  # the journal line whose screen is up, and since when
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
         self._rolled_at = 0.0
         self._name_it = False  # the table took a step nobody made: name the next move from the list, not OK
@@ -84,7 +86,7 @@ class ScriptedTable(Hands):
     # -- deciding what to do ------------------------------------------------------------------------------
 
     def poll(self, now: float) -> list[object]:
-        self._glance()
+        self._glance(now, look=now >= self.busy_until and not self.actions)
         return super().poll(now)
 
     def _decide(self, now: float) -> None:
@@ -121,12 +123,20 @@ class ScriptedTable(Hands):
         elif phase in ("undo", "dice"):
             self._press("BACK", pause=0.3)
 
-    def _glance(self) -> None:
+    def _glance(self, now: float, look: bool) -> None:
         """People read the screen while their hands are busy too: a step shown as just applied ("Done: 12-17")
-        that nobody at the table made is noticed while it is up (once per line), and taken back as soon as
-        the hands are free, even if the table has asked something or applied another step since."""
+        that nobody at the table made is noticed once it has been up READ_S (or at once when they ``look``,
+        hands free), and taken back as soon as the hands are free, even if the table has asked something or
+        applied another step since. A step flashed up for less goes unseen: the table must show it."""
         flow = self.flow
-        if flow.seq in self._checked or flow.phase.value not in ("roll", "step"):
+        if flow.phase.value not in ("roll", "step"):
+            self._up = None
+            return
+        if flow.seq in self._checked:
+            return
+        if self._up is None or self._up[0] != flow.seq:
+            self._up = (flow.seq, now)
+        if not look and now - self._up[1] < READ_S:
             return
         self._checked.add(flow.seq)
         last = flow.last_step
