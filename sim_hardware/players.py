@@ -81,7 +81,7 @@ class ScriptedTable(Hands):
         self._up: tuple[int, float] | None = None  # the journal line whose screen is up, and since when
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
         self._rolled_at = 0.0
-        self._name_it = False  # the table took a step nobody made: name the next move from the list, not OK
+        self._name_it = False  # the table took a step nobody made this turn: name moves from the list, not OK
 
     # -- deciding what to do ------------------------------------------------------------------------------
 
@@ -115,6 +115,7 @@ class ScriptedTable(Hands):
             if self._acted_on != key or "before rolling" in flow.notice or now - self._rolled_at > REPRESS_S:
                 self._acted_on, self._rolled_at = key, now
                 self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
+                self._name_it = False  # a new turn: OK is trusted again
                 self._press("ROLL", pause=0.3)
         elif phase == "step":
             self._step(now)
@@ -150,8 +151,8 @@ class ScriptedTable(Hands):
         key = ("step", self.flow.seq)
         if self._acted_on == key:
             if self._name_it:
-                # OK made the table take a step nobody made (a dead sensor under the piece): name the move
-                # from the list instead, as people do once the table has guessed wrong
+                # the table took a step nobody made this turn (OK on a dead sensor under the piece makes it
+                # guess): name the move from the list instead, as people do once the table has guessed wrong
                 self._press("NEXT", pause=0.3)
             else:
                 # the move is done but the flow saw nothing: it was hidden (onto a stack); say so with OK
