@@ -1,10 +1,13 @@
 """Sensor soak: demo games under the sensor faults a table meets, checked for phantom moves; exit 1,
 naming the seed, when a move nobody made stands in a game or a game does not end.
 
-``python -m bench.soak [GAMES] [--plant phantom]`` (default 100). Each game gets, all game long, chatter
-bursts on random cells longer than the scanner's debounce (so they reach the table) and pieces bumped
-off their reed for longer than the debounce and back; a button held down at power-up; and one of a
-sensor stuck closed or a sensor dead (never closes) appearing mid-game. The scripted players fail
+``python -m bench.soak [GAMES] [--seed N ...] [--plant phantom]`` (default 100 games, seeds 0 to 99).
+Every game is a function of its seed alone (simulated clock, seeded generators, nothing kept between
+games), so ``--seed N`` replays exactly the game the long run played as seed N, and a failure prints the
+command that does. Each game gets, all game long, chatter bursts on random cells longer than the
+scanner's debounce (so they reach the table) and pieces bumped off their reed for longer than the
+debounce and back; a button held down at power-up; and one of a sensor stuck closed or a sensor dead
+(never closes) appearing mid-game. The scripted players fail
 loudly if the table ever offers moves that exclude the one they made, take back any step shown that
 they did not make, and every step left standing is compared with the move they meant: any difference
 is a phantom move.
@@ -47,6 +50,7 @@ class SoakStats:
     bumps_seen: int = 0
     stuck_named: int = 0
     failures: list[str] = field(default_factory=list)
+    failed_seeds: list[int] = field(default_factory=list)  # each game's seed is all it takes to replay it
     faults: list[str] = field(default_factory=list)
 
 
@@ -181,6 +185,7 @@ def soak_game(seed: int, journal: Path, stats: SoakStats, *, plant: str | None =
               max_seconds: float = GAME_LIMIT_S) -> DemoResult | None:
     """One game under faults; what went wrong is added to ``stats.failures`` (None: it did not end)."""
     screens: list[str] = []
+    failures_before = len(stats.failures)
 
     def install(table: Table) -> None:
         table.loop.add_source(Faults(table, seed, stats, plant).poll)
@@ -198,6 +203,8 @@ def soak_game(seed: int, journal: Path, stats: SoakStats, *, plant: str | None =
         phantoms = phantom_steps(journal, result.players.decisions)
         stats.phantom += len(phantoms)
         stats.failures += [f"seed {seed}: phantom move standing at journal {p}" for p in phantoms]
+    if len(stats.failures) > failures_before:
+        stats.failed_seeds.append(seed)
     return result
 
 
@@ -230,12 +237,14 @@ def phantom_steps(journal: Path, meant: dict[int, str]) -> list[str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=100)
+    parser.add_argument("--seed", type=int, action="append", help="play only this seed (repeatable): a failure "
+                        "of the long run, replayed exactly")
     parser.add_argument("--plant", choices=PLANTS, help="break the property on purpose: the bench must fail")
     args = parser.parse_args(argv)
     stats = SoakStats()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in range(args.games):
+        for seed in args.seed or range(args.games):
             soak_game(seed, Path(tmp) / f"{seed}.jsonl", stats, plant=args.plant)
     print(f"sensor soak: {stats.games} games, {stats.phantom} phantom moves standing, {stats.taken_back} "
           f"sensor-made steps seen and taken back, {stats.chatter_bursts} chatter bursts ({stats.chatter_seen} "
@@ -244,6 +253,9 @@ def main(argv: list[str]) -> int:
           f"({time.perf_counter() - start:.0f} s)")
     for failure in stats.failures:
         print(f"FAIL: {failure}")
+    if stats.failed_seeds:
+        plant = f" --plant {args.plant}" if args.plant else ""
+        print(f"replay: python -m bench.soak{plant} {' '.join(f'--seed {seed}' for seed in stats.failed_seeds)}")
     return 1 if stats.failures else 0
 
 

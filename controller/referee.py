@@ -59,8 +59,8 @@ NOTHING = Verdict(Call.NONE)
 class Referee:
     """Judges the sensed board against the engine's position (``position()``, read when judging).
 
-    ``alternative(state, move)`` names a game's move the sensors can never tell apart from ``move`` (a
-    stack moved whole instead of one piece): the first piece down is then no proof, and both are asked.
+    ``alternative(state, move)`` names a game's move whose first piece down the sensors cannot tell from
+    ``move`` (a stack moved a piece at a time): the first piece down is then no proof, and both are asked.
     """
 
     def __init__(self, loop: EventLoop, position: Callable[[], GameState], *, settle_s: float, grace_s: float,

@@ -24,6 +24,7 @@ from sim_hardware.hands import Hands
 from sim_hardware.pins import SimBoard
 
 Cell = tuple[int, int]
+READ_S = 0.5  # a screen up this long is read in passing, hands busy or not
 REPRESS_S = 3.0  # ROLL pressed and still asked for (the press lost: "Board link lost" was up): press again
 
 
@@ -75,11 +76,18 @@ class ScriptedTable(Hands):
         self.mistakes_made = 0
         self.decisions: dict[int, str] = {}
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
-        self._checked: set[int] = set()
+        self._checked: set[int] = set()  # journal lines whose screen has been read
+        self._unmade_seen = False  # a step nobody here made was shown: take it back when the hands are free
+        self._up: tuple[int, float] | None = None  # the journal line whose screen is up, and since when
         self._turn_start = 0  # journal length when decided -> the move meant (last decision wins)
         self._rolled_at = 0.0
+        self._name_it = False  # the table took a step nobody made this turn: name moves from the list, not OK
 
     # -- deciding what to do ------------------------------------------------------------------------------
+
+    def poll(self, now: float) -> list[object]:
+        self._glance(now, look=now >= self.busy_until and not self.actions)
+        return super().poll(now)
 
     def _decide(self, now: float) -> None:
         flow = self.flow
@@ -88,9 +96,11 @@ class ScriptedTable(Hands):
             self.awaiting_fixup = False  # the table moved on, or never saw it (a dead sensor): put it right
         if flow.game.to_move not in self.bots and phase not in ("setup", "fixup"):
             return  # a person plays this seat
-        if phase in ("roll", "step") and self._unmade_step_shown():
-            self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm
+        if phase in ("roll", "step") and self._unmade_seen:
+            self.takebacks += 1  # "Done: 0-10"? Nobody made that: BACK, and OK to confirm (again if a step of
+            self._unmade_seen = False  # ours was applied after it: that one goes first, then it shows again)
             self._acted_on = None
+            self._name_it = True
             self._press("BACK", pause=0.3)
             self._press("OK", pause=0.5)
             return
@@ -105,6 +115,7 @@ class ScriptedTable(Hands):
             if self._acted_on != key or "before rolling" in flow.notice or now - self._rolled_at > REPRESS_S:
                 self._acted_on, self._rolled_at = key, now
                 self._turn_start = flow.seq + 1  # steps of this roll are decided from the next line on
+                self._name_it = False  # a new turn: OK is trusted again
                 self._press("ROLL", pause=0.3)
         elif phase == "step":
             self._step(now)
@@ -113,27 +124,40 @@ class ScriptedTable(Hands):
         elif phase in ("undo", "dice"):
             self._press("BACK", pause=0.3)
 
-    def _unmade_step_shown(self) -> bool:
-        """The screen shows a step just applied that is not the one meant (looked at once per line)."""
-        seq = self.flow.seq
-        if seq in self._checked:
-            return False
-        self._checked.add(seq)
-        last = self.flow.last_step
-        if self.flow.last_step_by not in self.bots:
-            return False  # a person's step: theirs to take back, not ours
-        made = {move for at, move in self.decisions.items() if at >= self._turn_start}
-        return bool(last) and last not in made
+    def _glance(self, now: float, look: bool) -> None:
+        """People read the screen while their hands are busy too: a step shown as just applied ("Done: 12-17")
+        that nobody at the table made is noticed once it has been up READ_S (or at once when they ``look``,
+        hands free), and taken back as soon as the hands are free, even if the table has asked something or
+        applied another step since. A step flashed up for less goes unseen: the table must show it."""
+        flow = self.flow
+        if flow.phase.value not in ("roll", "step"):
+            self._up = None
+            return
+        if flow.seq in self._checked:
+            return
+        if self._up is None or self._up[0] != flow.seq:
+            self._up = (flow.seq, now)
+        if not look and now - self._up[1] < READ_S:
+            return
+        self._checked.add(flow.seq)
+        last = flow.last_step
+        if not last or flow.last_step_by not in self.bots:
+            return  # nothing shown, or a person's step: theirs to take back, not ours
+        if last not in {move for at, move in self.decisions.items() if at >= self._turn_start}:
+            self._unmade_seen = True
 
     def _step(self, now: float) -> None:
         game = self.flow.game
         key = ("step", self.flow.seq)
         if self._acted_on == key:
-            if "No move seen" not in self.flow.notice:
+            if self._name_it:
+                # the table took a step nobody made this turn (OK on a dead sensor under the piece makes it
+                # guess): name the move from the list instead, as people do once the table has guessed wrong
+                self._press("NEXT", pause=0.3)
+            else:
                 # the move is done but the flow saw nothing: it was hidden (onto a stack); say so with OK
                 self._press("OK", pause=self.profile.timing.settle_s + 0.5)
-                return
-            self._acted_on = None  # the table says nothing moved: think again
+            return
         if not self._physical_counts_match(game):
             return  # instructions will come; wait for them
         self._acted_on = key
@@ -160,6 +184,7 @@ class ScriptedTable(Hands):
         target = self.intended
         if flow.candidates[flow.selected] == target:
             self._press("OK", pause=0.3)
+            self._name_it = False
         else:
             self._press("NEXT", pause=0.15)
 

@@ -52,7 +52,7 @@ def test_a_game_at_the_noise_limit_with_the_cable_pulled_is_the_direct_boards(
 def test_the_bench_fails_on_presses_replayed_after_a_resync(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(controller.table, "LinkGuard", ReplayingGuard)
-    assert bridge.main([*SHORT, "30", "--seeds", "2"]) == 1
+    assert bridge.main([*SHORT, "40", "--seeds", "3"]) == 1  # the cable is pulled once in these 40 lines
     out = capsys.readouterr().out
-    assert f"noise {NOISE_LIMIT:<5} seed 2: FAIL: differs from the direct board at line 28" in out
+    assert f"noise {NOISE_LIMIT:<5} seed 3: FAIL: differs from the direct board at line 39" in out
     assert "FAILED: 1 of 1 games" in out

@@ -25,6 +25,23 @@ def test_faulty_sensors_cause_no_phantom_move(tmp_path: Path) -> None:
     assert stats.stuck_named == 1
 
 
+def test_a_step_a_dead_sensor_made_the_table_take_is_taken_back_once(tmp_path: Path) -> None:
+    stats = SoakStats()
+    soak_game(11, tmp_path / "11.jsonl", stats)  # pos:13 dies; moving 16-13 then reads as 16-18 (onto a stack)
+    assert stats.failures == [] and any("pos:13 stuck open" in f for f in stats.faults)
+    assert stats.taken_back == 1  # OK let the table guess 16-18 once; then the players name their move
+
+
+def test_a_soak_game_depends_on_its_seed_alone(tmp_path: Path) -> None:
+    """``--seed N`` must replay the game the long run played as seed N: nothing may carry over from the
+    games before it in the same process (the first minutes of a game are enough to tell)."""
+    for name, seeds in (("alone", (2,)), ("after", (5, 2))):
+        for seed in seeds:
+            soak_game(seed, tmp_path / f"{name}-{seed}.jsonl", SoakStats(), max_seconds=150)
+    alone, after = ((tmp_path / f"{name}-2.jsonl").read_text().splitlines()[1:] for name in ("alone", "after"))
+    assert len(alone) > 10 and alone == after  # the header's start time aside, byte for byte
+
+
 def test_the_soak_reports_a_planted_phantom_move(tmp_path: Path) -> None:
     stats = SoakStats()
     soak_game(3, tmp_path / "3.jsonl", stats, plant="phantom")  # a seed where the planted lie is taken as a move

@@ -44,6 +44,15 @@ def test_a_visible_move_commits_on_placing(table: Harness) -> None:
     assert "[1]" in table.text
 
 
+def test_a_reed_closing_for_a_moment_is_no_move(table: Harness) -> None:
+    table.roll(1, 5)
+    table.board.stuck_closed.add(table.cell(17))  # a chattering reed reads a piece on 17, as 12-17 would
+    table.run(0.1)
+    table.board.stuck_closed.discard(table.cell(17))
+    table.run(1.0)
+    assert table.moves() == ["R1,5"] and table.phase is Phase.STEP
+
+
 def test_a_move_the_sensors_cannot_tell_is_asked(table: Harness) -> None:
     table.roll(5, 6)
     table.move(12, 17)  # 12-17 with the 5, or 6-17 with the total: both leave the same sensors
@@ -171,6 +180,20 @@ def test_a_stack_moved_one_piece_at_a_time(table: Harness) -> None:
     table.run(3.5)  # the last change was a lift: the table asks rather than assume
     table.pick("S12-18")
     assert table.moves() == ["R4,6", "S12-18"]
+
+
+def test_a_stack_moved_by_hand_is_no_piece_move_off_another_stack(table: Harness) -> None:
+    table.roll(6, 6)
+    table.play(12, 24)
+    table.roll(2, 4)  # doubles: yellow again. 12-18 (the total) and S6-18 (4 pieces, a 4) are both legal
+    table.move(6, 18)  # the first piece of the stack on 6: the sensors see 18 filled, exactly as 12-18 would
+    assert table.moves() == ["R6,6", "12-24", "R2,4"]  # no proof of 12-18: it is asked, never applied
+    assert table.phase is Phase.CHOOSE and "12-18" in table.text and "S6-18" in table.text
+    for _ in range(3):
+        table.move(6, 18)  # the rest of the stack; the last lift empties 6 and the question goes away
+    table.run(3.5)
+    table.pick("S6-18")
+    assert table.moves() == ["R6,6", "12-24", "R2,4", "S6-18"]
 
 
 def test_the_choice_goes_away_when_the_board_is_put_back(table: Harness) -> None:

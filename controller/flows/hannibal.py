@@ -106,7 +106,7 @@ class HannibalFlow:
 
     def start(self) -> None:
         """Judge the board as it stands (a resumed game may already be set up)."""
-        self._judge(placed=False, settled=True)
+        self._judge(settled=True)
         self.redraw()
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
@@ -177,15 +177,18 @@ class HannibalFlow:
         if event.location is None:
             return
         self.referee.record(event)
-        self._judge(placed=event.closed)
+        # judged now only to notice the board leaving a question or coming right after a fix-up: a piece
+        # put down proves a move once the board has been still for the settle time (the settle timer), so
+        # a sensor that closes for a moment (a chattering reed) never becomes a move
+        self._judge()
 
     def _timer(self, name: str) -> None:
         if name == "settle" and self.referee.last_placed:
             # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
             # in the air, so a lift-only board is judged when it has been quiet for the grace period.
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif name == "quiet":
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif name == "stuck":
             self._check_stuck()
 
@@ -204,7 +207,7 @@ class HannibalFlow:
             self._dice_button(button)
         elif phase is Phase.STEP:
             if button == "OK":
-                self._judge(placed=False, settled=True, pressed_ok=True)
+                self._judge(settled=True, pressed_ok=True)
             elif button in ("NEXT", "PREV"):
                 self._offer(tuple(self.game.legal_moves()), manual=True)
             elif button == "BACK" and self.undo_stack:
@@ -238,7 +241,7 @@ class HannibalFlow:
             self.referee.ignore(location)
             self._log(f"sensor at {label(location)} ignored on the players' word")
             self.notice = ""
-            self._judge(placed=False, settled=True)
+            self._judge(settled=True)
         elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
             self.ask_undo()
         elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
@@ -252,18 +255,18 @@ class HannibalFlow:
 
     # -- judging the board --------------------------------------------------------------------------------
 
-    def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
+    def _judge(self, *, settled: bool = False, pressed_ok: bool = False) -> None:
         """Ask the referee what the players did and act on it: Hannibal's decisions, the referee's judgement."""
         if self.state not in BOARD_PHASES:
             return
         stages = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}
         moves_allowed = self.state in (Phase.STEP, Phase.CHOOSE) or (self.state is Phase.FIXUP
                                                                      and not self.game.is_chance())
-        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=placed,
+        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=False,
                                      settled=settled, pressed_ok=pressed_ok)
         if verdict.call is Call.STALE:
             self.cancel()  # the board changed under the question: judge it afresh
-            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
+            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=False, settled=settled,
                                          pressed_ok=pressed_ok)
         if verdict.call is Call.READY:
             if self.state in (Phase.SETUP, Phase.FIXUP):
@@ -441,9 +444,16 @@ def create(context: FlowContext) -> HannibalFlow:
 
 
 def _stack_alternative(game: GameState, move: Move) -> Move | None:
-    """The stack move with the same start and end as a piece move, when both are legal: the sensors can
-    never tell them apart."""
-    if not isinstance(move, Step) or move.kind != PIECE:
+    """A stack move whose first piece down looks exactly like ``move``, when one is legal: people often
+    move a stack a piece at a time, and taking one piece off a stack changes no sensor. So a piece move off
+    a stack (its start stays occupied) onto an empty square looks, the moment it lands, like the first
+    piece of any stack moving to that square, from the same start or from another stack; the table must
+    not take it as that piece move (seed 53 of the soak: the first piece of S48-36 made 30-36 stand)."""
+    if not isinstance(game, State) or not isinstance(move, Step) or move.kind != PIECE:
         return None
-    stack = Step(STACK, move.src, move.dst)
-    return stack if stack in game.legal_moves() else None
+    start = game.at(move.src)
+    if start is None or start[1] < 2:
+        return None  # its start empties: no stack moving elsewhere looks like that
+    stacks = [m for m in game.legal_moves() if isinstance(m, Step) and m.kind == STACK and m.dst == move.dst]
+    same = Step(STACK, move.src, move.dst)
+    return same if same in stacks else next(iter(stacks), None)
