@@ -11,15 +11,20 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import random
 import signal
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.stop import StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, games, get_game
 from firmware_bridge.limits import NOISE_LIMIT
+
+if TYPE_CHECKING:
+    from engines.bots.match import Bot
 
 log = logging.getLogger("boardkeeper")
 
@@ -76,7 +81,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="human", help="your seat (--sim; default: the first)")
     play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
     play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
-    play.add_argument("--think-ms", type=int, metavar="N", help="the most a searching bot thinks per decision, in "
+    play.add_argument("--seat", action="append", default=[], metavar="NAME=BOT",
+                      help=f"real table: the table plays this seat with a bot ({', '.join(BOT_KINDS)}) and says "
+                      "how to move its pieces; repeatable")
+    play.add_argument("--think-ms", type=int, metavar="N", help="the most an mcts seat thinks per decision, in "
                       "ms, so a slow Pi answers in time (real table; default: the profile's [bots] think_ms)")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game")
@@ -148,7 +156,8 @@ def check_config(profile: str, wiring: bool) -> int:
 
 
 def _bots(info: GameInfo, seats: tuple[str, ...], given: list[str]) -> dict[str, str]:
-    out = dict.fromkeys(seats, "heuristic")
+    """The bot kind of each seat given as ``NAME=BOT`` (only those seats; a seat given twice: the last)."""
+    out: dict[str, str] = {}
     for item in given:
         name, sep, bot = item.partition("=")
         if not sep or name not in seats:
@@ -189,7 +198,7 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.seat and not info.bots:
         raise UsageError(f"{info.name} has no bots: its scripted players play every seat")
-    bots = _bots(info, seats, args.seat) if info.bots else {}
+    bots = dict.fromkeys(seats, "heuristic") | _bots(info, seats, args.seat) if info.bots else {}
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
 
@@ -233,6 +242,33 @@ def think_budget(given: int | None, profile: Any) -> int | None:
     return given
 
 
+def table_bots(info: GameInfo, seats: tuple[str, ...], given: list[str], think_ms: int | None, profile: Any, *,
+               clock: Callable[[], float] = time.monotonic) -> dict[str, Bot]:
+    """The seats the real table plays itself (``--seat NAME=BOT``), each bot with its own generator and an
+    mcts one with the think budget (``--think-ms``, else the profile's) read on ``clock``: the budget is
+    what lets a slow Pi answer in time, so a flag that would change nothing is refused, not ignored."""
+    budget = think_budget(think_ms, profile)
+    if given and not info.table_bots:
+        raise UsageError(f"{info.name} cannot seat a bot at the real table yet: play it people only, or against "
+                         f"bots with 'boardkeeper play {info.name} --sim'")
+    kinds = _bots(info, seats, given)
+    if "mcts" not in kinds.values():
+        if think_ms is not None:
+            raise UsageError("--think-ms is for a searching bot at the table: seat one with --seat NAME=mcts")
+        if budget is not None:
+            log.info("the profile's [bots] think_ms = %d is unused: no seat is played by mcts", budget)
+    from controller.demo import make_bot
+
+    for seat, kind in kinds.items():
+        if kind != "mcts":
+            log.info("%s is played by %s", seat, kind)
+        elif budget is None:
+            log.info("%s is played by mcts, with its fixed search (no time budget)", seat)
+        else:
+            log.info("%s is played by mcts, thinking at most %d ms", seat, budget)
+    return {seat: make_bot(kind, random.Random(), think_ms=budget, clock=clock) for seat, kind in kinds.items()}
+
+
 def play(args: argparse.Namespace) -> int:
     info = game_info(args.game)
     path = args.journal or state_dir() / f"{info.name}.jsonl"
@@ -246,6 +282,8 @@ def play(args: argparse.Namespace) -> int:
 
         if args.think_ms is not None:
             raise UsageError("--think-ms is for the real table: the bots at the terminal use a fixed search")
+        if args.seat:
+            raise UsageError("--seat is for the real table: at the terminal you play one seat (--as), bots the rest")
 
         if not info.bots:
             raise UsageError(f"{info.name} has no bots to play against at the terminal")
@@ -270,17 +308,16 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
     if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
-    think_ms = think_budget(args.think_ms, profile)
+    bots = table_bots(info, seats, args.seat, args.think_ms, profile)
     try:
         hardware = load_backend(profile)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    log.info("boardkeeper %s: %s on profile %s, journal %s%s", version(), info.name, profile.path, path,
-             f", bots think at most {think_ms} ms a decision" if think_ms is not None else "")
+    log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
     resumed = ask_resume(io, path)
     while True:  # game after game: the service never has to be restarted to play again
-        table = attach_game(io, path, Dice(), options=options)
+        table = attach_game(io, path, Dice(), options=options, bots=bots)
         log.info("game %s", "resumed" if resumed else "started")
         resumed = False
         table.flow.start()

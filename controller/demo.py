@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +38,14 @@ class DemoResult:
         return self.table.outcome()
 
 
-def make_bot(kind: str, rng: random.Random) -> Bot:
+def make_bot(kind: str, rng: random.Random, *, think_ms: int | None = None,
+             clock: Callable[[], float] = time.monotonic) -> Bot:
+    """A bot of ``kind``. ``think_ms`` (a real table's budget, read on ``clock``) caps MCTS's time a decision;
+    demos give none, so their fixed iteration count makes the same seed the same game."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "mcts":
-        return MCTSBot(rng, iterations=32)
+        return MCTSBot(rng, iterations=32, think_ms=think_ms, clock=clock)
     return HeuristicBot(rng)
 
 

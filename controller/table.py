@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.bridge_inputs import LinkedMatrix, LinkGuard
 from controller.buttons import ButtonTracker, GpioButtons
@@ -30,6 +30,9 @@ from controller.sdnotify import Notifier
 from engines.base import GameState
 from engines.registry import get_game, load_ref
 from hw_config import Needs, Profile, load_profile
+
+if TYPE_CHECKING:
+    from engines.bots.match import Bot
 
 log = logging.getLogger("boardkeeper")
 
@@ -307,22 +310,27 @@ def await_next_game(io: TableIO, path: Path) -> None:
 
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
                 seed: int | None = None, echo: Callable[[Screen], None] | None = None,
-                options: dict[str, Any] | None = None) -> Table:
-    return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed, options=options)
+                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None) -> Table:
+    return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed, options=options,
+                       bots=bots)
 
 
 def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None,
-                options: dict[str, Any] | None = None) -> Table:
-    """Open (or resume) the journal and put the game's flow, made by its registry entry, on the table."""
+                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None) -> Table:
+    """Open (or resume) the journal and put the game's flow, made by its registry entry, on the table.
+    ``bots`` are the seats the table plays itself (seat -> bot), for a game whose flow can seat them; the
+    seats are not journaled, so a resumed game is given them again."""
     profile, loop, display = io.profile, io.loop, io.display
     info = get_game(profile.game)
     if info.flow is None:
         raise JournalError(f"{journal_path}: the table has no flow for {info.name}")
+    if bots and not info.table_bots:
+        raise ValueError(f"the {info.name} flow cannot seat a bot at the table")
     opened = open_journal(journal_path, profile.game, dict(options or {}), seed)
     faults = FaultLog(lambda: opened.journal.seq, loop.clock.now)
 
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,
-                                                  opened.history, faults))
+                                                  opened.history, faults, dict(bots or {})))
     loop.set_handler(flow.handle)
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:

@@ -42,7 +42,9 @@ class GameInfo:
     board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one); ``printable`` draws
     the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix.
     ``zero_sum`` promises ``evaluate(state, a) == -evaluate(state, b)`` exactly for the two players, so
-    search evaluates a leaf once instead of once per player. ``player_option`` is
+    search evaluates a leaf once instead of once per player. ``table_bots`` says the flow can seat a bot at
+    the real table (``FlowContext.bots``): the table decides that seat's decisions and the players move its
+    pieces as told, so ``play GAME --seat NAME=BOT`` is refused for a game whose flow cannot. ``player_option`` is
     the ``new_game`` keyword that sets the number of seats, for games between ``min_players`` and
     ``max_players``; ``demo_options`` and ``table_options`` are ``new_game`` options of a bot demo and of
     a real table.
@@ -67,6 +69,7 @@ class GameInfo:
     profiles: tuple[str, ...] = ()
     printable: str | None = None
     zero_sum: bool = False
+    table_bots: bool = False
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
@@ -153,6 +156,7 @@ register(
         buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
         evaluator="engines.hannibal.heuristic:evaluate",
         zero_sum=True,
+        table_bots=True,
         flow="controller.flows.hannibal:create",
         screen="controller.flows.hannibal_screens:position_screen",
         scripted="sim_hardware.players:ScriptedTable",

@@ -7,10 +7,10 @@ knows which game is on the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.dice import Dice
 from controller.display import Display
@@ -20,12 +20,17 @@ from controller.loop import EventLoop
 from engines.base import GameState
 from hw_config import Profile
 
+if TYPE_CHECKING:  # the bots are built by the composition root: a flow only asks them to choose
+    from engines.bots.match import Bot
+
 
 @dataclass
 class FlowContext:
     """Everything a flow is built from: the position (resumed or new), where it is journaled, the table's
     screen, loop and dice, the board profile, the steps since the last chance event (what BACK may
-    still take back after a resume), and where faults are reported."""
+    still take back after a resume), where faults are reported, and the seats a bot plays at this table
+    (``bots``, seat -> bot, built with its time budget by the composition root; empty: people only). Only a
+    flow whose registry entry says ``table_bots`` is given any."""
 
     game: GameState
     journal: Journal
@@ -35,6 +40,7 @@ class FlowContext:
     profile: Profile
     history: list[tuple[GameState, str]] = field(default_factory=list)
     on_fault: Callable[[str], None] | None = None
+    bots: Mapping[str, Bot] = field(default_factory=dict)
 
     @property
     def seat_names(self) -> dict[str, str]:

@@ -7,15 +7,24 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions):
     ROLL --NEXT--> DICE (physical dice typed in) --OK,OK--> STEP
     any board phase --board matches nothing after the grace period--> FIXUP --board back--> (where it was)
 
+A seat may be played by a bot (``FlowContext.bots``, ``play hannibal --seat blue=mcts``). Its dice are rolled
+when anyone presses ROLL (or typed in with NEXT), as for a person: the players see the roll before the bot
+answers. In STEP the bot decides at the next loop turn, so the roll is on screen while it thinks; its step
+is journaled and applied like a move chosen from the menu, so the board must follow: FIXUP shows the step
+and the referee's fix-up list, and nothing else is accepted until the board matches (a step the sensors
+cannot see, a piece from a stack onto a stack, waits for OK). BACK takes back a person's step as before;
+a bot's step stands (taken back, the bot would only decide again), and the bot's roll already put the
+person's steps beyond BACK, as any roll does.
+
 The flow never decides a rule: every move is the engine's, every commit is journaled (and fsynced)
 before the screen shows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from transitions import Machine
 
@@ -32,6 +41,9 @@ from controller.screen import Screen
 from engines.base import GameState, Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
+
+if TYPE_CHECKING:
+    from engines.bots.match import Bot
 
 
 class Phase(Enum):
@@ -86,8 +98,11 @@ class HannibalFlow:
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None) -> None:
+                 on_fault: Callable[[str], None] | None = None, bots: Mapping[str, Bot] | None = None) -> None:
         self.game = game
+        self.bots: Mapping[str, Bot] = bots or {}
+        self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step
+        self.bot_unseen = False  # that step changed no sensor (stack onto stack): OK says it was made
         self.journal = journal
         self.display = display
         self.loop = loop
@@ -111,6 +126,13 @@ class HannibalFlow:
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
         self.referee.clear_fixups()
+        self.bot_step = ""
+        self.bot_unseen = False
+
+    def on_enter_STEP(self) -> None:
+        """A bot's step is due: decide it at the next loop turn, once the screen shows whose step it is."""
+        if self.bot_turn():
+            self.loop.set_timer("bot", 0.0)
 
     def on_exit_SETUP(self) -> None:
         self.on_exit_FIXUP()
@@ -125,6 +147,14 @@ class HannibalFlow:
 
     def step_due(self) -> bool:
         return self.game.current_player is not None
+
+    def bot_turn(self) -> bool:
+        """A bot decides now: the sensors may show no move, and the menu offers none, for its seat."""
+        return self.game.current_player in self.bots
+
+    def can_undo(self) -> bool:
+        """BACK may take a step back: there is one since the last roll, and a person made it."""
+        return bool(self.undo_stack) and self.undo_stack[-1][0].to_move not in self.bots
 
     @property
     def phase(self) -> Phase:
@@ -191,6 +221,8 @@ class HannibalFlow:
             self._judge(settled=True)
         elif name == "stuck":
             self._check_stuck()
+        elif name == "bot":
+            self._bot_decides()
 
     def _button(self, button: str) -> None:
         phase = self.state
@@ -201,17 +233,22 @@ class HannibalFlow:
             elif button in ("NEXT", "PREV"):
                 self._entered_dice = [1]
                 self.enter_dice()
-            elif button == "BACK" and self.undo_stack:
-                self.ask_undo()
+            elif button == "BACK":
+                self._back()
         elif phase is Phase.DICE:
             self._dice_button(button)
+        elif phase is Phase.STEP and self.bot_turn():
+            if button == "OK":  # the bot's last step could not be saved: try again
+                self.loop.set_timer("bot", 0.0)
+            elif button == "BACK":
+                self._back()
         elif phase is Phase.STEP:
             if button == "OK":
                 self._judge(settled=True, pressed_ok=True)
             elif button in ("NEXT", "PREV"):
                 self._offer(tuple(self.game.legal_moves()), manual=True)
-            elif button == "BACK" and self.undo_stack:
-                self.ask_undo()
+            elif button == "BACK":
+                self._back()
         elif phase is Phase.CHOOSE:
             if button == "NEXT":
                 self.selected = (self.selected + 1) % len(self.candidates)
@@ -237,14 +274,17 @@ class HannibalFlow:
         """While the board is being put right: OK ignores a sensor named as stuck, BACK takes back the last
         step (a wrongly applied move needs no rebuilding first), NEXT plays from the menu."""
         location = self.referee.stuck_location()
-        if button == "OK" and location is not None:
+        if button == "OK" and self.bot_unseen and self.board_matches():
+            self.board_ready()  # the players say they made the bot's step the sensors cannot see
+        elif button == "OK" and location is not None:
             self.referee.ignore(location)
             self._log(f"sensor at {label(location)} ignored on the players' word")
             self.notice = ""
             self._judge(settled=True)
-        elif button == "BACK" and self.state is Phase.FIXUP and self.undo_stack:
-            self.ask_undo()
-        elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None:
+        elif button == "BACK" and self.state is Phase.FIXUP:
+            self._back()
+        elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None \
+                and not self.bot_turn():
             self.referee.restoring = False
             self._offer(tuple(self.game.legal_moves()), manual=True)
 
@@ -260,8 +300,8 @@ class HannibalFlow:
         if self.state not in BOARD_PHASES:
             return
         stages = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}
-        moves_allowed = self.state in (Phase.STEP, Phase.CHOOSE) or (self.state is Phase.FIXUP
-                                                                     and not self.game.is_chance())
+        moves_allowed = not self.bot_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
+                                                 or (self.state is Phase.FIXUP and not self.game.is_chance()))
         verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=False,
                                      settled=settled, pressed_ok=pressed_ok)
         if verdict.call is Call.STALE:
@@ -269,7 +309,10 @@ class HannibalFlow:
             verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=False, settled=settled,
                                          pressed_ok=pressed_ok)
         if verdict.call is Call.READY:
-            if self.state in (Phase.SETUP, Phase.FIXUP):
+            if self.state is Phase.FIXUP and self.bot_unseen:  # the board is right again: OK when moved
+                if self.referee.post_fixups(()):
+                    self.redraw()
+            elif self.state in (Phase.SETUP, Phase.FIXUP):
                 self.board_ready()
         elif verdict.call is Call.MOVE and verdict.move is not None:
             self._commit(verdict.move)
@@ -369,7 +412,8 @@ class HannibalFlow:
             if after.is_chance():
                 self.notice = f"{NAMES[player]} rolled {move}: no move, turn passes"
             self.rolled()
-            self.display.show(self.screen(), hold=after.is_chance())
+            # a roll that passes the turn, or a bot's, stays up a moment: the next screen would hide the dice
+            self.display.show(self.screen(), hold=after.is_chance() or self.bot_turn())
         else:
             self.committed()
         self._follow_board()
@@ -381,6 +425,30 @@ class HannibalFlow:
         fixups = self.referee.follow()
         if fixups is not None:
             self._show_fixups(fixups)
+
+    def _back(self) -> None:
+        """BACK: offer to take back the last step, if a person made it; a bot's step stands."""
+        if self.can_undo():
+            self.ask_undo()
+        elif self.undo_stack:
+            self.notice = f"{NAMES[self.undo_stack[-1][0].to_move]}'s step stands"
+            self.redraw()
+
+    def _bot_decides(self) -> None:
+        """The bot whose step is due chooses (within its think budget), and the step is journaled and applied
+        like one chosen from the menu: the board must follow, and the screen says how."""
+        if self.state is not Phase.STEP or not self.bot_turn() or not self.board_matches():
+            return  # the board changed meanwhile: the step is decided once it is back
+        player = self.game.to_move
+        move = self.bots[player].choose(self.game.clone())
+        seq = self.journal.seq
+        self.bot_step = f"{NAMES[player]} plays {move}"
+        self._commit(move)
+        if self.journal.seq == seq:  # not saved: the screen says why, and OK tries again
+            self.bot_step = ""
+        elif self.board_matches() and not self.game.is_over():
+            self.bot_unseen = True  # no sensor changes (a stack onto a stack): OK says the piece was moved
+            self.misplaced()
 
     def _undo(self) -> None:
         previous = self.undo_stack[-1][0]
@@ -417,6 +485,9 @@ class HannibalFlow:
         if phase is Phase.SETUP:
             state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
             return Screen("Set up the board", (*notice, *state), footer="Hannibal")
+        if phase is Phase.FIXUP and self.bot_step:
+            done = ("then press OK",) if self.bot_unseen else ()
+            return Screen(self.bot_step, (*notice, *self.fixups, *done), footer="then play on")
         if phase is Phase.FIXUP:
             return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
         if phase is Phase.DICE:
@@ -430,7 +501,8 @@ class HannibalFlow:
             last = self.undo_stack[-1][0] if self.undo_stack else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
-        return position_screen(g, self.notice, self.last_step)
+        thinking = f"{NAMES[g.to_move]} is thinking" if phase is Phase.STEP and self.bot_turn() else ""
+        return position_screen(g, self.notice or thinking, self.last_step)
 
 
 def create(context: FlowContext) -> HannibalFlow:
@@ -440,7 +512,7 @@ def create(context: FlowContext) -> HannibalFlow:
     timing = context.profile.timing
     return HannibalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                        on_fault=context.on_fault)
+                        on_fault=context.on_fault, bots=context.bots)
 
 
 def _stack_alternative(game: GameState, move: Move) -> Move | None:
