@@ -4,6 +4,7 @@ and read only what people see (the screen), plus the journal on disk."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +12,15 @@ from controller.dice import Dice
 from controller.flows.hannibal import Phase
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
+from engines.bots.match import Bot
 from engines.hannibal import new_game
 
 TICK = 0.005
 
 
 class Harness:
-    def __init__(self, journal: Path, *, seed: int = 0, set_up: bool = True, profile: str = "hannibal-sim") -> None:
+    def __init__(self, journal: Path, *, seed: int = 0, set_up: bool = True, profile: str = "hannibal-sim",
+                 bots: Mapping[str, Bot] | None = None) -> None:
         self.profile = profile_for(profile)
         self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
@@ -26,7 +29,7 @@ class Harness:
         import random
 
         self.table: Table = build_table(self.profile, self.hw, journal, Dice(random.Random(seed)), seed=seed,
-                                        echo=self.screens.append)
+                                        echo=self.screens.append, bots=bots)
         self.journal_path = journal
         if set_up:
             for loc, (_, n) in new_game().occupancy().items():

@@ -1,0 +1,223 @@
+"""A person against a bot at the real table (``play hannibal --seat blue=mcts``), run on the simulated board:
+the person rolls and moves yellow by magnets; the table rolls for blue when ROLL is pressed, the bot decides
+(MCTS within its think budget, read on a fake clock), the step is journaled signed by blue and shown with the
+referee's fix-up list, and the test moves the magnets as told. The bots are built by the same function
+``play`` uses; the test acts only as people do and reads the screen and the journal."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from table_harness import Harness
+
+from controller.cli import UsageError, main, table_bots
+from controller.flows.hannibal import Phase
+from controller.table import profile_for
+from engines.base import GameState, Move
+from engines.hannibal import State
+from engines.registry import get_game
+
+TICK = 1 / 128  # seconds the bot's fake clock moves at each reading (exact in binary: no rounding at the deadline)
+BUDGET_MS = 125  # 16 ticks: half of the 32 iterations MCTS would search without a budget
+HANNIBAL = get_game("hannibal")
+
+
+class ReadingClock:
+    """The bot's monotonic clock, moving ``TICK`` forward each time it is read (and counting the readings),
+    so the search meets its deadline without the test waiting on the wall clock."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += TICK
+        return self.now
+
+
+class Scripted:
+    """A bot that plays the steps it is told: for a step whose outcome the test must know in advance."""
+
+    def __init__(self, *steps: str) -> None:
+        self.steps = list(steps)
+
+    def choose(self, state: GameState) -> Move:
+        return state.parse_move(self.steps.pop(0))
+
+
+def _yellow_turn(t: Harness) -> None:
+    t.roll(1, 5)
+    t.play(12, 17)
+    t.play(0, 1)
+    assert t.phase is Phase.ROLL and "Blue: press ROLL" in t.text
+
+
+def _screen_lines(t: Harness) -> tuple[str, tuple[str, ...]]:
+    screen = t.table.display.current
+    assert screen is not None
+    return screen.title, screen.lines
+
+
+def _follow_the_bot(t: Harness, clock: ReadingClock | None = None) -> list[str]:
+    """Do each step the screen tells the players to make for blue, as a person would, until it is no bot's
+    step any more. Checks that each is journaled, signed by blue, before the screen shows it, and the fix-up
+    list names the places the sensors see change. With ``clock``: each search stopped at the budget."""
+    steps: list[str] = []
+    searched = 0
+    for _ in range(8):
+        t.run(2.0)  # the roll's screen has had its minimum time
+        title, lines = _screen_lines(t)
+        if not title.startswith("Blue plays "):
+            return steps
+        step = title.removeprefix("Blue plays ")
+        journal = t.journal()
+        assert (journal[-1]["player"], journal[-1]["move"]) == ("blue", step)
+        if clock is not None and clock.reads > searched:  # a new search (a turn's later steps come from its plan)
+            assert clock.reads - searched == 1 + BUDGET_MS / 1000 / TICK  # a reading to start, one per iteration
+            searched = clock.reads
+        before = State.from_json(journal[-2]["state"])
+        after = State.from_json(journal[-1]["state"])
+        match = re.fullmatch(r"(S?)(\d+)-(\d+)", step)
+        assert match is not None, step
+        src, dst = int(match[2]), int(match[3])
+        at_src, at_dst = before.at(src), before.at(dst)
+        assert at_src is not None
+        n = at_src[1] if match[1] else 1
+        expected = ([f"lift {src}"] if after.at(src) is None else []) + \
+                   ([f"put {n} blue on {dst}"] if at_dst is None else [])
+        assert [line for line in lines if line.startswith(("lift", "put"))] == expected, lines
+        if at_dst is not None and at_dst[0] == "yellow":  # a send: the yellow piece goes to wait
+            assert f"Yellow {at_dst[1]} off {dst} to wait" in lines
+            t.lift(dst, at_dst[1])
+        t.move(src, dst, n)
+        if "then press OK" in lines:  # the sensors cannot see it: the players say it is done
+            t.press("OK")
+        steps.append(step)
+    raise AssertionError(f"the bot's turn did not end: {t.text}")
+
+
+@pytest.fixture
+def mcts_clock() -> ReadingClock:
+    return ReadingClock()
+
+
+@pytest.fixture
+def table(tmp_path: Path, mcts_clock: ReadingClock, caplog: pytest.LogCaptureFixture) -> Harness:
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    bots = table_bots(HANNIBAL, HANNIBAL.seats(), ["blue=mcts"], BUDGET_MS, profile_for("hannibal-sim"),
+                      clock=mcts_clock)
+    assert "blue is played by mcts, thinking at most 125 ms" in caplog.text
+    return Harness(tmp_path / "game.jsonl", bots=bots)
+
+
+def test_a_person_plays_yellow_and_moves_the_pieces_of_an_mcts_blue(table: Harness, mcts_clock: ReadingClock) -> None:
+    _yellow_turn(table)
+    table.press("ROLL")  # anyone presses it: the table rolls for blue
+    roll = table.journal()[4]  # the bot has decided already: the roll is shown while the step waits its turn
+    assert roll["player"] == "blue" and roll["move"].startswith("R")
+    a, b = roll["state"]["dice"]
+    assert f"[{a} {b}]" in table.text and "Blue is thinking" in table.text  # the roll stays up a moment
+    steps = _follow_the_bot(table, mcts_clock)
+    assert steps and mcts_clock.reads  # the bot searched, each time within its budget
+    moves = table.moves()
+    assert moves[:4] == ["R1,5", "12-17", "0-1", roll["move"]] and moves[4:] == steps
+    assert [line["player"] for line in table.journal()[5:]] == ["blue"] * len(steps)
+    who = "Blue" if a == b else "Yellow"  # doubles: blue rolls again
+    assert table.phase is Phase.ROLL and f"{who}: press ROLL" in table.text
+
+
+def test_nothing_else_is_accepted_until_the_board_shows_the_bots_step(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
+    _yellow_turn(t)
+    t.roll(4, 6)  # blue's own dice, typed in
+    t.run(2.0)
+    assert t.phase is Phase.FIXUP and t.text.splitlines()[:2] == ["Blue plays 36-30", "  put 1 blue on 30"]
+    t.press("NEXT")  # no menu of blue's moves for the person
+    assert t.phase is Phase.FIXUP
+    t.move(17, 18)  # yellow's piece instead: never a move now, and the list says to put it back
+    t.run(3.5)
+    assert "lift 18" in t.text and "put 1 yellow on 17" in t.text and "put 1 blue on 30" in t.text
+    assert t.moves()[-2:] == ["R4,6", "36-30"]
+    t.move(18, 17)
+    t.move(36, 30)
+    t.run(2.0)
+    assert t.text.splitlines()[:3] == ["Blue plays 30-26", "  lift 30", "  put 1 blue on 26"]
+    t.move(30, 26)
+    assert t.moves()[-2:] == ["36-30", "30-26"] and t.phase is Phase.ROLL and "Yellow: press ROLL" in t.text
+
+
+def test_a_step_the_sensors_cannot_see_waits_for_ok(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("42-36", "36-34")})
+    _yellow_turn(t)
+    t.roll(2, 6)
+    t.run(2.0)
+    assert t.text.splitlines()[:2] == ["Blue plays 42-36", "  then press OK"]
+    t.move(42, 36)  # from a stack onto a stack: no sensor changes
+    t.run(3.5)
+    assert t.phase is Phase.FIXUP and t.moves()[-1] == "42-36"  # the next step waits for the players' word
+    t.press("OK")
+    t.run(2.0)
+    assert "Blue plays 36-34" in t.text and "put 1 blue on 34" in t.text
+
+
+def test_back_during_the_bots_turn(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
+    _yellow_turn(t)
+    t.press("BACK")  # before blue's roll: the person's last step is taken back, as ever
+    t.press("OK")
+    assert t.moves()[-2:] == ["0-1", "undo"]
+    t.move(1, 0)
+    assert t.phase is Phase.STEP and "Yellow to move" in t.text
+    t.play(0, 1)
+    t.roll(4, 6)
+    t.run(2.0)
+    t.press("BACK")  # the bot's step stands: taken back, it would only be decided again
+    assert t.phase is Phase.FIXUP and "Blue's step stands" in t.text and t.moves()[-1] == "36-30"
+    t.move(36, 30)
+    t.run(2.0)
+    t.move(30, 26)
+    t.press("BACK")  # yellow to roll: the last step was blue's, and still stands
+    assert t.phase is Phase.ROLL and "Blue's step stands" in t.text and t.moves()[-1] == "30-26"
+
+
+def test_play_refuses_what_a_seat_cannot_do(caplog: pytest.LogCaptureFixture) -> None:
+    profile = profile_for("hannibal-sim")
+    seats = HANNIBAL.seats()
+    with pytest.raises(UsageError, match=r"^scipio cannot seat a bot at the real table yet"):
+        table_bots(get_game("scipio"), ("rome", "carthage"), ["rome=mcts"], None, profile_for("scipio-sim"))
+    with pytest.raises(UsageError, match=r"^--think-ms is for a searching bot at the table"):
+        table_bots(HANNIBAL, seats, [], 500, profile)
+    with pytest.raises(UsageError, match=r"^--think-ms is for a searching bot at the table"):
+        table_bots(HANNIBAL, seats, ["blue=heuristic"], 500, profile)
+    with pytest.raises(UsageError, match=r"^--seat green=mcts: expected NAME=BOT with NAME one of yellow, blue"):
+        table_bots(HANNIBAL, seats, ["green=mcts"], None, profile)
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    assert set(table_bots(HANNIBAL, seats, ["yellow=random", "blue=mcts"], None, profile)) == {"yellow", "blue"}
+    assert "yellow is played by random" in caplog.text
+    assert "blue is played by mcts, with its fixed search (no time budget)" in caplog.text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "scipio", "--seat", "rome=mcts"], "error: scipio cannot seat a bot at the real table yet"),
+    (["play", "hannibal", "--think-ms", "500"], "error: --think-ms is for a searching bot at the table"),
+    (["play", "hannibal", "--sim", "--seat", "blue=mcts"], "error: --seat is for the real table"),
+])
+def test_the_command_line_refuses_in_one_line(args: list[str], message: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*args, "--journal", str(tmp_path / "j.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1, err
+
+
+def test_a_profile_budget_without_an_mcts_seat_is_said_unused(tmp_path: Path,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text((Path(__file__).resolve().parent.parent / "hw_config" / "profiles" / "hannibal-sim.toml")
+                    .read_text() + "\n[bots]\nthink_ms = 800\n")
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    assert table_bots(HANNIBAL, HANNIBAL.seats(), [], None, profile_for(str(path))) == {}
+    assert "the profile's [bots] think_ms = 800 is unused: no seat is played by mcts" in caplog.text
