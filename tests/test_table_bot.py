@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -221,3 +223,27 @@ def test_a_profile_budget_without_an_mcts_seat_is_said_unused(tmp_path: Path,
     caplog.set_level(logging.INFO, logger="boardkeeper")
     assert table_bots(HANNIBAL, HANNIBAL.seats(), [], None, profile_for(str(path))) == {}
     assert "the profile's [bots] think_ms = 800 is unused: no seat is played by mcts" in caplog.text
+
+
+def test_play_names_each_bot_and_its_budget_before_opening_the_board(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--seat", "blue=mcts",
+                             "--think-ms", "500", "--journal", str(tmp_path / "j.jsonl")], capture_output=True,
+                            text=True, timeout=120)
+    assert "INFO blue is played by mcts, thinking at most 500 ms" in result.stderr
+    assert result.returncode == 2 and "pin factory 'lgpio' unavailable" in result.stderr  # no Pi here
+
+
+def test_a_piece_nudged_as_the_bot_is_due_delays_its_step_until_it_is_back(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
+    _yellow_turn(t)
+    roll = t.profile.buttons["ROLL"].pin
+    assert roll is not None
+    t.board.press_pin(roll)
+    t.run(0.005)
+    t.board.lift(t.cell(17))  # read in the very turn the bot would decide: the board no longer shows the position
+    t.run(0.2)
+    t.board.release_pin(roll)
+    assert t.moves()[-1] == "R4,6" and t.phase is Phase.STEP
+    t.place(17)  # back before the grace period: no fix-up list, and the bot goes on
+    t.run(2.0)
+    assert t.moves()[-1] == "36-30" and "Blue plays 36-30" in t.text

@@ -314,6 +314,8 @@ class HannibalFlow:
                     self.redraw()
             elif self.state in (Phase.SETUP, Phase.FIXUP):
                 self.board_ready()
+            elif self.state is Phase.STEP and self.bot_turn():  # a piece nudged as the bot was due is back
+                self.loop.set_timer("bot", 0.0)
         elif verdict.call is Call.MOVE and verdict.move is not None:
             self._commit(verdict.move)
         elif verdict.call is Call.OFFER:
