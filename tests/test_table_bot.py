@@ -17,6 +17,7 @@ from table_harness import Harness
 
 from controller.cli import UsageError, main, table_bots
 from controller.flows.hannibal import Phase
+from controller.journal import Journal
 from controller.table import profile_for
 from engines.base import GameState, Move
 from engines.hannibal import State
@@ -245,5 +246,40 @@ def test_a_piece_nudged_as_the_bot_is_due_delays_its_step_until_it_is_back(tmp_p
     t.board.release_pin(roll)
     assert t.moves()[-1] == "R4,6" and t.phase is Phase.STEP
     t.place(17)  # back before the grace period: no fix-up list, and the bot goes on
+    t.run(2.0)
+    assert t.moves()[-1] == "36-30" and "Blue plays 36-30" in t.text
+
+
+class FillsTheCard(Scripted):
+    """Plays as told; the first time it is asked, the SD card fills up under the table (the journal is pointed
+    at /dev/full) before its answer is saved."""
+
+    def __init__(self, full: Path, *steps: str) -> None:
+        super().__init__(*steps)
+        self.full = full
+        self.table: Harness | None = None
+        self.good: Journal | None = None
+
+    def choose(self, state: GameState) -> Move:
+        if self.table is not None and self.good is None:
+            self.good = self.table.table.flow.journal
+            self.table.table.flow.journal = Journal(self.full, self.good.header, self.good.seq)
+        return super().choose(state)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_bots_step_that_cannot_be_saved_is_tried_again_with_ok(tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    full.symlink_to("/dev/full")
+    bot = FillsTheCard(full, "36-30", "36-30", "30-26")
+    t = Harness(tmp_path / "game.jsonl", bots={"blue": bot})
+    bot.table = t
+    _yellow_turn(t)
+    t.roll(4, 6)
+    t.run(2.0)
+    assert t.phase is Phase.STEP and "NOT SAVED: disk full" in t.text and t.moves()[-1] == "R4,6"
+    assert bot.good is not None
+    t.table.flow.journal = bot.good  # the card has room again
+    t.press("OK")
     t.run(2.0)
     assert t.moves()[-1] == "36-30" and "Blue plays 36-30" in t.text
