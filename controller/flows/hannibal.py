@@ -271,8 +271,9 @@ class HannibalFlow:
             self.redraw()
 
     def _fixup_button(self, button: str) -> None:
-        """While the board is being put right: OK ignores a sensor named as stuck, BACK takes back the last
-        step (a wrongly applied move needs no rebuilding first), NEXT plays from the menu."""
+        """While the board is being put right: OK says a bot's step the sensors cannot see is made, or ignores
+        a sensor named as stuck; BACK takes back the last step (a wrongly applied move needs no rebuilding
+        first); NEXT plays from the menu, but never a bot's step."""
         location = self.referee.stuck_location()
         if button == "OK" and self.bot_unseen and self.board_matches():
             self.board_ready()  # the players say they made the bot's step the sensors cannot see
