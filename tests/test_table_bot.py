@@ -283,3 +283,21 @@ def test_a_bots_step_that_cannot_be_saved_is_tried_again_with_ok(tmp_path: Path)
     t.press("OK")
     t.run(2.0)
     assert t.moves()[-1] == "36-30" and "Blue plays 36-30" in t.text
+
+
+def test_a_game_resumed_while_the_board_follows_the_bot_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    t = Harness(path, bots={"blue": Scripted("36-30")})
+    _yellow_turn(t)
+    t.roll(4, 6)
+    t.run(2.0)
+    assert "Blue plays 36-30" in t.text  # the power goes before anyone moves blue's piece
+    board = State.from_json(t.journal()[-2]["state"]).occupancy()  # the pieces stand as before the bot's step
+    again = Harness(path, bots={"blue": Scripted("30-26")}, set_up=False)  # started with the same --seat
+    for loc, (_, n) in board.items():
+        again.board.place(again.cell(loc), n)
+    again.run(0.5)
+    assert again.phase is Phase.SETUP and "put 1 blue on 30" in again.text
+    again.move(36, 30)
+    again.run(2.0)
+    assert again.moves()[-2:] == ["36-30", "30-26"] and "Blue plays 30-26" in again.text
