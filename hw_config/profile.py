@@ -58,7 +58,7 @@ SECTIONS: dict[str, set[str]] = {
     "seats": set(),  # any seat of the game; each name checked below
     "bots": {"think_ms"},
 }
-THINK_MS_RANGE = (1, 60_000)  # a bot's time budget per decision: a minute is past anyone's patience
+THINK_MS_RANGE = (1, 10_000)  # a decision must end well inside the service watchdog's 15 s (systemd/)
 
 Cell = tuple[int, int]
 

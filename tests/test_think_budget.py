@@ -92,7 +92,7 @@ def test_profile_think_ms_is_read_and_optional(tmp_path: Path) -> None:
     ("800.0", r"bots\.think_ms: must be an integer, got 800\.0"),
     ("true", r"bots\.think_ms: must be an integer, got True"),
     ('"800"', r"bots\.think_ms: must be an integer, got '800'"),
-    ("0", r"bots\.think_ms: must be a whole number from 1 to 60000, got 0"),
+    ("0", r"bots\.think_ms: must be a whole number from 1 to 10000, got 0"),
     ("800\nthink_s = 1", r"bots\.think_s: unknown key \(known: think_ms\)"),
 ])
 def test_a_bad_think_ms_is_one_problem_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str,
@@ -109,7 +109,7 @@ def test_the_flag_overrides_the_profile(tmp_path: Path) -> None:
     assert think_budget(None, profile) == 800
     assert think_budget(2000, profile) == 2000
     assert think_budget(None, load_profile(PROFILES / "hannibal.toml")) is None
-    with pytest.raises(UsageError, match="--think-ms must be from 1 to 60000 ms, got 0"):
+    with pytest.raises(UsageError, match="--think-ms must be from 1 to 10000 ms, got 0"):
         think_budget(0, profile)
 
 
