@@ -28,6 +28,7 @@ from engines.cannonball.board import (
     OWN_GATES,
     SECTION_BOXES,
     SECTION_OF,
+    SITE_ENDS,
     SITE_OF_END,
     far_end,
     section_neighbours,
@@ -171,3 +172,51 @@ def exposure(s: State, side: int) -> float:
         if lost:
             total += t + 4 * c
     return total
+
+
+COLUMN: Final = 2
+"""Enemy troopers that make a column worth a TNT case: one alone is no threat to a gate."""
+APPROACH: Final = 3
+"""Moves from the far bank's section within which an enemy trooper counts as coming over the bridge:
+about half a spin, so it could cross on its next march."""
+
+
+def bridge_defences(s: State, side: int) -> list[int]:
+    """Bridge ends where a TNT of ``side`` would defend its fort: the end's section holds no enemy piece,
+    at least ``COLUMN`` enemy troopers stand within ``APPROACH`` moves of the far end's section and lose
+    ground towards ``side``'s gate sections without that bridge, and ``side``'s own best formation does not
+    need the bridge (it is not its attack route).
+
+    Why a detector rather than the evaluation alone: a TNT pays off only if the layers stood at the
+    bridge *before* the enemy arrived, which a march towards the enemy gates never leaves them doing, so
+    the planner must be told where walking troopers in to lay one is worth judging at all."""
+    other = 1 - side
+    enemy_t = 1 + 2 * other
+    if not s.tnt[side] or s.laid:
+        return []
+    enemy_ok = passable(s, other)
+    targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
+    own_best: int | None = None
+    out = []
+    for site, ends in enumerate(SITE_ENDS):
+        if not s.bridges >> site & 1 or site in s.mines:
+            continue
+        down = s.bridges & ~(1 << site)
+        for end in ends:
+            near, far = SECTION_OF[end], SECTION_OF[far_end(site, end)]
+            if s.troops[NSEC * other + near] or s.cannons[NSEC * other + near] or s.board[end] not in (0, 1 + 2 * side):
+                continue
+            close = trooper_map(other, far, s.bridges, enemy_ok)
+            with_maps = [trooper_map(other, t, s.bridges, enemy_ok) for t in targets]
+            without = [trooper_map(other, t, down, enemy_ok) for t in targets]
+            column = sum(1 for b, c in enumerate(s.board) if c == enemy_t and close[b] <= APPROACH
+                         and min(m[b] for m in without) > min(m[b] for m in with_maps))
+            if column < COLUMN:
+                continue
+            if own_best is None:
+                own_best = min(measure(s, side).need)
+            blown = s.clone()
+            blown.bridges = down
+            if min(measure(blown, side).need) <= own_best:
+                out.append(end)
+    return out
