@@ -184,8 +184,9 @@ about half a spin, so it could cross on its next march."""
 def bridge_defences(s: State, side: int) -> list[int]:
     """Bridge ends where a TNT of ``side`` would defend its fort: the end's section holds no enemy piece,
     at least ``COLUMN`` enemy troopers stand within ``APPROACH`` moves of the far end's section and lose
-    ground towards ``side``'s gate sections without that bridge, and ``side``'s own best formation does not
-    need the bridge (it is not its attack route).
+    ground towards ``side``'s gate sections without that bridge, and the bridge is not ``side``'s own
+    attack route: blowing it sets the enemy's best formation back by more moves than ``side``'s, and sets
+    ``side``'s back at all only while the enemy's is the nearer to its goal.
 
     Why a detector rather than the evaluation alone: a TNT pays off only if the layers stood at the
     bridge *before* the enemy arrived, which a march towards the enemy gates never leaves them doing, so
@@ -196,7 +197,7 @@ def bridge_defences(s: State, side: int) -> list[int]:
         return []
     enemy_ok = passable(s, other)
     targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
-    own_best: int | None = None
+    best: tuple[int, int] | None = None  # the best formations' needs, ``side``'s and the enemy's
     out = []
     for site, ends in enumerate(SITE_ENDS):
         if not s.bridges >> site & 1 or site in s.mines:
@@ -213,10 +214,12 @@ def bridge_defences(s: State, side: int) -> list[int]:
                          and min(m[b] for m in without) > min(m[b] for m in with_maps))
             if column < COLUMN:
                 continue
-            if own_best is None:
-                own_best = min(measure(s, side).need)
+            if best is None:
+                best = min(measure(s, side).need), min(measure(s, other).need)
             blown = s.clone()
             blown.bridges = down
-            if min(measure(blown, side).need) <= own_best:
+            own_loss = min(measure(blown, side).need) - best[0]
+            enemy_loss = min(measure(blown, other).need) - best[1]
+            if enemy_loss > own_loss and (own_loss <= 0 or best[0] > best[1]):
                 out.append(end)
     return out
