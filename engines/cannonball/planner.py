@@ -136,9 +136,7 @@ def _man_end(t: State, end: int) -> list[Move] | None:
     boxes = set(SECTION_BOXES[sec])
     played: list[Move] = []
     if t.board[end] != code:
-        inside = [b for b in SECTION_BOXES[sec] if t.board[b] == code]
-        walks = [w for w in (_walk_to(t, b, end) for b in inside) if w is not None]
-        moves = min(walks, key=len) if walks else nearest_walk(t, {end}, t.budget or 0)
+        moves = _walk_within(t, sec, end) or nearest_walk(t, {end}, t.budget or 0)
         if moves is None or len(_play(t, moves)) < len(moves):
             return None
         played += moves
@@ -150,10 +148,17 @@ def _man_end(t: State, end: int) -> list[Move] | None:
     return played
 
 
-def _walk_to(t: State, src: int, dst: int) -> list[Move] | None:
-    """The cheapest walk of the trooper on ``src`` to the empty box ``dst`` within the budget, if any."""
-    prev = reachable(t, src, t.budget or 0)
-    return walk(prev, dst) if dst in prev else None
+def _walk_within(t: State, sec: int, dst: int) -> list[Move] | None:
+    """The cheapest walk within the budget of one of the mover's troopers already in ``sec`` to the empty
+    box ``dst`` there, if any (``nearest_walk`` only brings troopers in from outside)."""
+    code = 1 + 2 * t.to_move
+    best: tuple[int, list[Move]] | None = None
+    for b in SECTION_BOXES[sec]:
+        if t.board[b] == code:
+            prev = reachable(t, b, t.budget or 0)
+            if dst in prev and (best is None or prev[dst][0] < best[0]):
+                best = prev[dst][0], walk(prev, dst)
+    return None if best is None else best[1]
 
 
 def _make_room(s: State) -> Iterator[tuple[list[Move], State]]:
