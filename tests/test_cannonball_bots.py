@@ -1,9 +1,9 @@
 """The Cannon Ball bots' hooks: the evaluation and the march planner play to win.
 
 Each position is small and built for one behaviour of the issue (storm, close a gate, attack, blow a
-bridge, keep the fort guarded, advance); a few whole games check that the bots only play legal moves,
-replay identically and beat the random bot. The 50-seed figures come from ``python -m bench.cannonball
---strength``.
+bridge an enemy column comes over but never one's own attack route, keep the fort guarded, advance); a
+few whole games check that the bots only play legal moves, replay identically and beat the random bot.
+The 50-seed figures come from ``python -m bench.cannonball --strength``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import random
 from engines.base import sample_chance
 from engines.bots import HeuristicBot, MCTSBot, RandomBot, play_game
 from engines.cannonball import State, new_game
-from engines.cannonball.board import HOME, box
-from engines.cannonball.features import measure
+from engines.cannonball.board import HOME, SECTION_OF, box
+from engines.cannonball.features import bridge_defences, measure
 from engines.cannonball.heuristic import candidates, evaluate
 from engines.cannonball.moves import END, Blew
 from engines.cannonball.positions import position
@@ -89,6 +89,36 @@ def test_blows_the_bridge_an_enemy_column_is_crossing() -> None:
     s.apply(s.parse_move("spin 1"))
     s.apply(s.parse_move("end"))
     assert turn(s)[0] in {"shoot b odd", "shoot b even"}
+
+
+def test_walks_to_the_bridge_an_enemy_column_comes_over_lays_tnt_and_shoots_the_crossers() -> None:
+    # a gray column on and next to d11, the way over bridge d towards blue's gates; blue's troopers stand
+    # back from the bridge, so a TNT takes walking two of them in (one onto d9) and out again
+    s = position((*FORT_B, "d7", "f6", "f4", "e4"), (*FORT_G, "d11", "e11", "e12"), budget=6,
+                 gates={"north": "open", "east": "open"})
+    assert bridge_defences(s, 0) == [box("d9")]
+    played = turn(s)
+    assert "tnt d9" in played and s.to_json()["mines"] == {"d": {"owner": "blue", "end": "d9"}}
+    blue = [name for name, (owner, _) in s.to_json()["boxes"].items() if owner == "blue"]
+    assert len(blue) == 8 + 4 and not [name for name in blue if SECTION_OF[box(name)] == SECTION_OF[box("d9")]]
+    for text in ("march", "spin 3", "d11=d9", "end"):  # gray crosses onto the mined end anyway
+        s.apply(s.parse_move(text))
+    shot = turn(s)
+    assert shot in (["shoot d odd"], ["shoot d even"])
+    s.apply(s.parse_move("spin 1" if shot == ["shoot d odd"] else "spin 2"))
+    assert s.at("d9") is None and s.to_json()["bridges"]["d"] == "down" and s.to_json()["mines"] == {}
+
+
+def test_never_blows_its_own_attack_route() -> None:
+    # blue's column and cannon go over bridge k to gray's south gate; a gray column stands across it,
+    # yet blowing k would set blue's formation back as far as gray's: the bridge is blue's attack route
+    s = position((*FORT_B, "k9", "l8", "j8", "i8", "h9", "C i7"), (*FORT_G, "k12", "l13", "j13"), budget=6,
+                 gates={"north": "open", "east": "open", "south": "open"})
+    assert "tnt k9" in {str(m) for m in s.legal_moves()} and bridge_defences(s, 0) == []
+    assert not [m for m in turn(s) if m.startswith("tnt")]
+    alone = position((*FORT_B, "d9", "e8", "e9", "C e7"), FORT_G, budget=6)  # no enemy anywhere near
+    assert "tnt d9" in {str(m) for m in alone.legal_moves()} and bridge_defences(alone, 0) == []
+    assert not [m for m in turn(alone) if m.startswith("tnt")]
 
 
 def test_keeps_the_fort_guarded() -> None:

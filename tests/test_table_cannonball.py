@@ -167,7 +167,7 @@ def test_mistakes_are_guided_back_and_change_nothing(tmp_path: Path, demo: list[
     """``demo --mistakes``: wrong boxes, stray lifts, slow hands and needless OKs, each caught by the
     table, and the same game as without them, move for move."""
     journal = tmp_path / "mistakes.jsonl"
-    result = run_demo(SEED, journal, game="cannonball", mistakes=0.2)
+    result = run_demo(SEED, journal, game="cannonball", mistakes=0.4)  # seed 3 is a short game: 26 slips
     assert set(result.players.slips) == set(SLIPS) and result.players.mistakes_made >= 20, result.players.slips
     assert journal.read_text().splitlines()[1:] == demo[1:]
 

@@ -28,6 +28,7 @@ from engines.cannonball.board import (
     OWN_GATES,
     SECTION_BOXES,
     SECTION_OF,
+    SITE_ENDS,
     SITE_OF_END,
     far_end,
     section_neighbours,
@@ -171,3 +172,60 @@ def exposure(s: State, side: int) -> float:
         if lost:
             total += t + 4 * c
     return total
+
+
+COLUMN: Final = 2
+"""Enemy troopers that make a column worth a TNT case: one alone is no threat to a gate."""
+APPROACH: Final = 3
+"""Moves from the far bank's section within which an enemy trooper counts as coming over the bridge:
+about half a spin, so it could cross on its next march."""
+
+
+def crossing_column(s: State, side: int, site: int, end: int) -> int:
+    """The enemy troopers a TNT of ``side`` on the ``end`` of bridge ``site`` would stop: those within
+    ``APPROACH`` moves of the far end's section that lose ground towards ``side``'s gate sections without
+    that bridge (the bridge is on their way to ``side``'s fort)."""
+    other = 1 - side
+    enemy_t = 1 + 2 * other
+    enemy_ok = passable(s, other)
+    close = trooper_map(other, SECTION_OF[far_end(site, end)], s.bridges, enemy_ok)
+    down = s.bridges & ~(1 << site)
+    targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
+    with_maps = [trooper_map(other, t, s.bridges, enemy_ok) for t in targets]
+    without = [trooper_map(other, t, down, enemy_ok) for t in targets]
+    return sum(1 for b, c in enumerate(s.board) if c == enemy_t and close[b] <= APPROACH
+               and min(m[b] for m in without) > min(m[b] for m in with_maps))
+
+
+def bridge_defences(s: State, side: int) -> list[int]:
+    """Bridge ends where a TNT of ``side`` would defend its fort: the end's section holds no enemy piece,
+    a ``crossing_column`` of at least ``COLUMN`` troopers comes over from the far side, and the bridge is
+    not ``side``'s own attack route: blowing it sets the enemy's best formation back by more moves than
+    ``side``'s, and sets ``side``'s back at all only while the enemy's is the nearer to its goal.
+
+    Why a detector rather than the evaluation alone: a TNT pays off only if the layers stood at the
+    bridge *before* the enemy arrived, which a march towards the enemy gates never leaves them doing, so
+    the planner must be told where walking troopers in to lay one is worth judging at all."""
+    other = 1 - side
+    if not s.tnt[side] or s.laid:
+        return []
+    best: tuple[int, int] | None = None  # the best formations' needs, ``side``'s and the enemy's
+    out = []
+    for site, ends in enumerate(SITE_ENDS):
+        if not s.bridges >> site & 1 or site in s.mines:
+            continue
+        for end in ends:
+            near = SECTION_OF[end]
+            if s.troops[NSEC * other + near] or s.cannons[NSEC * other + near] or s.board[end] not in (0, 1 + 2 * side):
+                continue
+            if crossing_column(s, side, site, end) < COLUMN:
+                continue
+            if best is None:
+                best = min(measure(s, side).need), min(measure(s, other).need)
+            blown = s.clone()
+            blown.bridges &= ~(1 << site)
+            own_loss = min(measure(blown, side).need) - best[0]
+            enemy_loss = min(measure(blown, other).need) - best[1]
+            if enemy_loss > own_loss and (own_loss <= 0 or best[0] > best[1]):
+                out.append(end)
+    return out

@@ -20,7 +20,7 @@ from typing import Final
 
 from engines.base import Move
 from engines.cannonball.board import ENEMY_GATES, OPEN, SECTION_BOXES, SECTION_OF
-from engines.cannonball.features import exposure, measure, win_chance
+from engines.cannonball.features import crossing_column, exposure, measure, win_chance
 from engines.cannonball.moves import END, SPINS, Action
 from engines.cannonball.planner import next_move
 from engines.cannonball.state import MARCHING, OVER, SPIN, SPIN_OFF_PHASE, TURN, State
@@ -37,6 +37,7 @@ TEMPO: Final = 6.0
 HOME_SHORT: Final = (80.0, 25.0, 6.0, 0.0)  # penalty for 0, 1, 2, 3+ troopers guarding the fort
 EXPOSED_MOVER: Final = 0.3  # the mover can still save exposed pieces
 EXPOSED_WAITING: Final = 0.8  # pieces of the side that just moved are at the enemy's mercy
+STOPPED: Final = 0.5  # troopers' worth a TNT not yet shot takes from each trooper of the column it stops
 
 
 def evaluate(state: State, player: str) -> float:
@@ -51,7 +52,8 @@ def evaluate(state: State, player: str) -> float:
         return 0.0
     if state.mines:
         site = min(state.mines)
-        return (evaluate(_shot(state, site, True), player) + evaluate(_shot(state, site, False), player)) / 2
+        shots = (evaluate(_shot(state, site, True), player) + evaluate(_shot(state, site, False), player)) / 2
+        return shots + _stopped(state, site, player)
     value = _mover_value(state)
     return value if player == state.players[state.to_move] else -value
 
@@ -72,6 +74,18 @@ def _shot(state: State, site: int, hit: bool) -> State:
             if out.board[b]:
                 out.remove(b)
     return out
+
+
+def _stopped(state: State, site: int, player: str) -> float:
+    """What the TNT on ``site`` is worth before its shot beyond the shot itself, while the enemy of its
+    owner is still to march: every trooper of the column it stops (``crossing_column``) either crosses
+    into the end the shot blows, or waits a turn. Once the enemy has marched the shot's outcomes say it
+    all, so the TNT's owner to move (about to shoot) gets nothing here."""
+    owner, end = state.mines[site]
+    if owner == state.to_move:
+        return 0.0
+    value = TROOPER * STOPPED * crossing_column(state, owner, site, end)
+    return value if player == state.players[owner] else -value
 
 
 def _mover_value(s: State) -> float:

@@ -10,6 +10,8 @@ bots plan every march of every game. A trooper's candidates are whole walks (its
 towards the enemy gates where the limit leaves room, and a short one), for the few troopers that gain
 most per move; each cannon offers one landing per section; and where the mover's own troopers block
 every way into an enemy gate section, a step deeper inside is tried with the walk it makes room for.
+A bridge TNT is offered only where ``features.bridge_defences`` finds an enemy column coming over a
+bridge the mover's own attack does not need, with the walks that bring its layers there first.
 
 Plans are cached by state key, so a bot that asks for the next move after each step pays for one plan
 per march.
@@ -31,7 +33,7 @@ from engines.cannonball.board import (
     trooper_limit,
 )
 from engines.cannonball.distances import cannon_map, trooper_map
-from engines.cannonball.features import passable
+from engines.cannonball.features import bridge_defences, passable
 from engines.cannonball.march import contested
 from engines.cannonball.moves import END, CannonMove, Step, Tnt
 from engines.cannonball.paths import free_troopers, nearest_walk, reachable, walk
@@ -102,13 +104,61 @@ def _macros(s: State) -> Iterator[tuple[list[Move], State]]:
         if entered >= 0 and contested(t)[entered]:
             macro += _complete_attack(t, entered)
         elif isinstance(move, Tnt):
-            sec = SECTION_OF[move.end] if move.end >= 0 else GATE_SECTION[move.gate]
-            macro += _walk_out(t, sec, 99 if move.end >= 0 else 2, goal)
+            macro += _walk_out(t, GATE_SECTION[move.gate], 2, goal)
         yield macro, t
     for moves in _walks(s, goal):
         t = s.clone()
         yield _play(t, moves), t
     yield from _make_room(s)
+    yield from _blow_bridges(s, goal)
+
+
+def _blow_bridges(s: State, goal: tuple[int, ...]) -> Iterator[tuple[list[Move], State]]:
+    """For each bridge end ``bridge_defences`` names: troopers walked in until one stands on the end and
+    two in its section, the TNT, and every trooper of that section walked out (I-7 takes those left).
+    The only bridge TNT the planner offers: elsewhere a bridge is an attack route of one side or of none,
+    and blowing it costs a case and the next turn's shot for nothing."""
+    for end in bridge_defences(s, s.to_move):
+        t = s.clone()
+        macro = _man_end(t, end)
+        tnt = Tnt(end=end)
+        if macro is None or tnt not in t.legal_moves():
+            continue
+        t.apply(tnt)
+        yield [*macro, tnt, *_walk_out(t, SECTION_OF[end], 99, goal)], t
+
+
+def _man_end(t: State, end: int) -> list[Move] | None:
+    """Walk the mover's troopers so that one stands on the bridge end ``end`` and at least two in its
+    section, as a bridge TNT needs; ``None`` when the budget does not stretch that far."""
+    code = 1 + 2 * t.to_move
+    sec = SECTION_OF[end]
+    boxes = set(SECTION_BOXES[sec])
+    played: list[Move] = []
+    if t.board[end] != code:
+        moves = _walk_within(t, sec, end) or nearest_walk(t, {end}, t.budget or 0)
+        if moves is None or len(_play(t, moves)) < len(moves):
+            return None
+        played += moves
+    while t.troops[NSEC * t.to_move + sec] < 2:
+        moves = nearest_walk(t, boxes, t.budget or 0)
+        if moves is None or len(_play(t, moves)) < len(moves):
+            return None
+        played += moves
+    return played
+
+
+def _walk_within(t: State, sec: int, dst: int) -> list[Move] | None:
+    """The cheapest walk within the budget of one of the mover's troopers already in ``sec`` to the empty
+    box ``dst`` there, if any (``nearest_walk`` only brings troopers in from outside)."""
+    code = 1 + 2 * t.to_move
+    best: tuple[int, list[Move]] | None = None
+    for b in SECTION_BOXES[sec]:
+        if t.board[b] == code:
+            prev = reachable(t, b, t.budget or 0)
+            if dst in prev and (best is None or prev[dst][0] < best[0]):
+                best = prev[dst][0], walk(prev, dst)
+    return None if best is None else best[1]
 
 
 def _make_room(s: State) -> Iterator[tuple[list[Move], State]]:
@@ -147,7 +197,7 @@ def _goal(s: State) -> tuple[int, ...]:
 
 
 def _starts(s: State, goal: tuple[int, ...]) -> list[Move]:
-    """Single moves worth judging: every TNT, attack start and fort capture, the cannon moves towards
+    """Single moves worth judging: every gate TNT, attack start and fort capture, the cannon moves towards
     the goal (one landing per section), one escorted move per cannon and section."""
     p = s.to_move
     board = s.board
@@ -155,7 +205,8 @@ def _starts(s: State, goal: tuple[int, ...]) -> list[Move]:
     out: list[Move] = []
     for move in s.legal_moves().simple:
         if isinstance(move, Tnt):
-            out.append(move)
+            if move.end < 0:  # a bridge TNT is planned with its walks, by ``_blow_bridges``
+                out.append(move)
         elif isinstance(move, CannonMove):
             if _cannon_worth(s, move, goal):
                 out.append(move)
