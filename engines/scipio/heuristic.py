@@ -76,7 +76,8 @@ def _expected_after_placement(state: State, army: str, troops: dict[str, list[in
 
 class _PlacementContext:
     """What stays the same while a bot weighs every placement of one army against the same hidden hand:
-    the opponent's sampled placements, who holds each field, and the value of each distinct damage outcome.
+    the opponent's sampled placements, who holds each field, the value of each distinct damage outcome and
+    the expected value of each placement already weighed.
 
     Why: a bot judges 120 placements against 10 samples each, often in several determinizations and
     search trees; the 1,200 damage plans fall on far fewer distinct outcomes. The value of an outcome does
@@ -94,12 +95,16 @@ class _PlacementContext:
         # per field: does Rome hold it as defender, does Carthage
         self.holds = [(t[0] >= t[1], t[1] >= t[0]) for t in field_troops]
         self.values: dict[tuple[tuple[int, int], ...], float] = {}
+        self.expectations: dict[tuple[int, ...], float] = {}  # the same placement is met in many positions
 
     def expected(self, mine: tuple[int, ...]) -> float:
-        total = 0.0
-        for cards in self.picks:
-            total += self._outcome_value(mine, cards)
-        return total / len(self.picks)
+        value = self.expectations.get(mine)
+        if value is None:
+            total = 0.0
+            for cards in self.picks:
+                total += self._outcome_value(mine, cards)
+            value = self.expectations[mine] = total / len(self.picks)
+        return value
 
     def _outcome_value(self, mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
         rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)

@@ -15,7 +15,7 @@ phase 2 ``tiles`` again. ``over`` once a formation is empty.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
 from typing import Any, Final
@@ -190,15 +190,17 @@ class State:
         if not isinstance(move, Order) or not self._allows(move):
             raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
         self._key = None
-        getattr(self, f"_do_{move.kind}")(move)
+        _APPLY[move.kind](self, move)
 
     def _allows(self, move: Order) -> bool:
+        if move.kind == "place":  # the bots' hot path: no need to list all 120 placements
+            if self.step != "place" or len(move.nums) != 3:
+                return False
+            hand, (y, p, g) = self.hands[move.army], move.nums
+            return (move.army == self.current_player and y != p and y != g and p != g
+                    and y in hand and p in hand and g in hand)
         if self.is_chance():
             return any(m == move for m, _ in self.chance_outcomes())
-        if move.kind == "place":  # the bots' hot path: no need to list all 120 placements
-            hand = self.hands[move.army]
-            return (self.step == "place" and move.army == self.current_player and len(set(move.nums)) == 3
-                    and all(c in hand for c in move.nums))
         return move in self.legal_moves()
 
     def _do_org(self, move: Order) -> None:
@@ -217,7 +219,7 @@ class State:
         army, nums = move.army, move.nums
         self.placed = {**self.placed, army: dict(zip(FIELDS, nums, strict=True))}
         self.hands = {**self.hands, army: [c for c in self.hands[army] if c not in nums]}  # cards are unique
-        if all(p is not None for p in self.placed.values()):
+        if None not in self.placed.values():
             self._reveal()
 
     def _reveal(self) -> None:
@@ -519,6 +521,13 @@ class State:
         s._winner = None if winner is None else check_players(winner, ARMIES, "winner")
         _check(s)
         return s
+
+
+_APPLY: Final[dict[str, Callable[[State, Order], None]]] = {
+    "org": State._do_org, "tiles": State._do_tiles, "place": State._do_place, "remove": State._do_remove,
+    "draw": State._do_draw, "pass": State._do_pass, "card": State._do_card, "redeploy": State._do_redeploy,
+    "relief": State._do_relief, "deserter": State._do_deserter,
+}  # ``apply``'s dispatch on the move's kind, looked up once
 
 
 def _check(s: State) -> None:
