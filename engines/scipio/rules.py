@@ -40,25 +40,29 @@ def damage_plan(cards: Mapping[str, Mapping[str, int]], troops: Mapping[str, Map
     ``cards[field][army]`` is the card played, ``troops[field][army]`` the army's tokens in both of the
     field's formations, ``tiles[field]`` its strike order tile. Fields with equal cards are left out.
     """
-    breaks: dict[str, str] = {}
+    rome_breaks: list[str] = []  # in FIELDS order
+    carthage_breaks: list[str] = []
     for field in FIELDS:
-        rome, carthage = cards[field]["rome"], cards[field]["carthage"]
+        played = cards[field]
+        rome, carthage = played["rome"], played["carthage"]
         if rome >= 2 * carthage:
-            breaks[field] = "rome"
+            rome_breaks.append(field)
         elif carthage >= 2 * rome:
-            breaks[field] = "carthage"
-    count = {army: sum(1 for a in breaks.values() if a == army) for army in ARMIES}
+            carthage_breaks.append(field)
     # Cancelling: only the army with more shield breaks keeps them; equal counts cancel all.
-    keeper = max(ARMIES, key=lambda a: count[a]) if count["rome"] != count["carthage"] else None
-    kept = {f for f, a in breaks.items() if a == keeper}
+    lead = len(rome_breaks) - len(carthage_breaks)
+    kept = rome_breaks if lead > 0 else carthage_breaks if lead < 0 else []
     order = sorted(FIELDS, key=lambda f: (f not in kept, tiles[f]))
     plan: list[DamageStep] = []
     for field in order:
-        rome, carthage = cards[field]["rome"], cards[field]["carthage"]
+        played = cards[field]
+        rome, carthage = played["rome"], played["carthage"]
         if rome == carthage:
             continue
-        defender = "rome" if rome < carthage else "carthage"
-        holds = troops[field][defender] >= troops[field][other(defender)]
-        amount = (3 if holds else 4) if field in kept else (1 if holds else 2)
-        plan.append((field, defender, amount, field in kept))
+        defender, attacker = ("rome", "carthage") if rome < carthage else ("carthage", "rome")
+        held = troops[field]
+        holds = held[defender] >= held[attacker]
+        shield = field in kept
+        amount = (3 if holds else 4) if shield else (1 if holds else 2)
+        plan.append((field, defender, amount, shield))
     return plan
