@@ -24,15 +24,19 @@ _RISK_BY_TOKENS: Final = RISK + (0.0,) * (TOKENS + 1 - len(RISK))  # RISK for an
 
 
 def evaluate(state: State, army: str) -> float:
-    if state.winner is not None:
-        return WIN_VALUE if state.winner == army else -WIN_VALUE
-    if state.troops[army] is None or state.troops[other(army)] is None:
+    winner = state.winner
+    if winner is not None:
+        return WIN_VALUE if winner == army else -WIN_VALUE
+    enemy = other(army)
+    mine, theirs = state.troops[army], state.troops[enemy]
+    if mine is None or theirs is None:
         return 0.0
-    troops = {a: state.troops[a] or [] for a in ARMIES}  # read only: ``_after`` takes its own copy
-    if state.step == "place" and state.placed[army] is not None and state.placed[other(army)] is None:
-        return _expected_after_placement(state, army, troops)
-    plan = state.plan if state.step == "remove" else []
-    return _value(_after(troops, plan), army)
+    step = state.step
+    if step == "remove":
+        return _value(_after({army: mine, enemy: theirs}, state.plan), army)  # ``_after`` copies
+    if step == "place" and state.placed[army] is not None and state.placed[enemy] is None:
+        return _expected_after_placement(state, army, {army: mine, enemy: theirs})
+    return _balance(mine, theirs)  # no damage pending
 
 
 def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]]) -> dict[str, list[int]]:
@@ -54,7 +58,11 @@ def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]])
 
 
 def _value(troops: dict[str, list[int]], army: str) -> float:
-    mine, theirs = troops[army], troops[other(army)]
+    return _balance(troops[army], troops[other(army)])
+
+
+def _balance(mine: list[int], theirs: list[int]) -> float:
+    """``_value`` from the two armies' troops (``[]``: the army cannot take its pending damage)."""
     if not mine:
         return -WIN_VALUE / 2
     if not theirs:
