@@ -77,7 +77,7 @@ class State:
     first use); code that edits the containers by hand must not use the position's key afterwards.
     """
 
-    __slots__ = ("_key", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
+    __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
                  "plan", "removed", "round", "shown", "step", "tiles", "troops")
     game: Final = "scipio"
     players: Final = PLAYERS
@@ -99,6 +99,7 @@ class State:
         self.discard: dict[str, int] = {name: 0 for name in NEW_ORDERS}
         self._winner: str | None = None
         self._key: tuple[object, ...] | None = None  # see ``key``: dropped by every change
+        self._memo: tuple[Any, ...] | None = None  # see ``key``: parts of the last key and what they came from
 
     # -- who decides ------------------------------------------------------------------------------------
 
@@ -395,18 +396,30 @@ class State:
 
     def key(self) -> tuple[object, ...]:
         """Equal exactly for equal positions. Cached until the next change: bots key every position they
-        reach, and a clone shares its original's key until it is changed itself."""
+        reach, and a clone shares its original's key until it is changed itself.
+
+        Why the memo: a move changes few containers (a placement never the troops, a removal never the
+        cards), and a clone keeps its original's containers, so the parts of the last key computed in the
+        family whose containers are the very same objects are reused (containers never change in place)."""
         key = self._key
         if key is None:
+            troops, tiles, shown, deck, discard = self.troops, self.tiles, self.shown, self.deck, self.discard
+            memo = self._memo
+            if memo is not None and memo[0] is troops:
+                troops_key = memo[1]
+            else:
+                troops_key = tuple(tuple(t) if t else () for t in troops.values())
+            if memo is not None and memo[2] is tiles and memo[3] is shown and memo[4] is deck and memo[5] is discard:
+                rare = memo[6]  # the tiles, the face-up cards and the New Orders change a few times a round
+            else:
+                rare = (tuple(map(tiles.get, FIELDS, (0, 0, 0))), tuple(map(_cards_key, shown.values())),
+                        tuple(deck.values()), tuple(discard.values()))
+            self._memo = (troops, troops_key, tiles, shown, deck, discard, rare)
             key = self._key = (
-                self.step, self.round, self.phase,
-                tuple(tuple(t) if t else () for t in self.troops.values()),
-                tuple(map(self.tiles.get, FIELDS, (0, 0, 0))),
+                self.step, self.round, self.phase, troops_key,
                 tuple(map(tuple, self.hands.values())),
                 tuple(map(_cards_key, self.placed.values())),
-                tuple(map(_cards_key, self.shown.values())),
-                tuple(self.plan), tuple(self.removed.values()), self.drawer, self.moves_left,
-                tuple(self.deck.values()), tuple(self.discard.values()), self._winner)
+                tuple(self.plan), tuple(self.removed.values()), self.drawer, self.moves_left, self._winner, rare)
         return key
 
     def __eq__(self, other_: object) -> bool:
@@ -445,7 +458,7 @@ class State:
         other_.placed, other_.shown, other_.plan, other_.removed = self.placed, self.shown, self.plan, self.removed
         other_.drawer, other_.moves_left = self.drawer, self.moves_left
         other_.deck, other_.discard = self.deck, self.discard
-        other_._winner, other_._key = self._winner, self._key
+        other_._winner, other_._key, other_._memo = self._winner, self._key, self._memo
         return other_
 
     def to_json(self) -> JsonDict:
