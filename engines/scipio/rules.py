@@ -5,7 +5,7 @@ Rules: ``shared/rules/scipio.md``; interpretations are cited as I-n where they a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 ARMIES: Final = ("rome", "carthage")
@@ -40,29 +40,38 @@ def damage_plan(cards: Mapping[str, Mapping[str, int]], troops: Mapping[str, Map
     ``cards[field][army]`` is the card played, ``troops[field][army]`` the army's tokens in both of the
     field's formations, ``tiles[field]`` its strike order tile. Fields with equal cards are left out.
     """
-    rome_breaks: list[str] = []  # in FIELDS order
-    carthage_breaks: list[str] = []
-    for field in FIELDS:
-        played = cards[field]
-        rome, carthage = played["rome"], played["carthage"]
+    return plan_damage(tuple(cards[f]["rome"] for f in FIELDS), tuple(cards[f]["carthage"] for f in FIELDS),
+                       tuple(troops[f]["rome"] for f in FIELDS), tuple(troops[f]["carthage"] for f in FIELDS),
+                       tuple(tiles[f] for f in FIELDS))
+
+
+def plan_damage(rome_cards: Sequence[int], carthage_cards: Sequence[int], rome_troops: Sequence[int],
+                carthage_troops: Sequence[int], tiles: Sequence[int]) -> list[DamageStep]:
+    """``damage_plan`` with each argument given per field in FIELDS order: the engine reveals cards for
+    every placement a bot weighs, and building the mappings cost more than the rule itself."""
+    breaks = [0, 0, 0]  # per field: 1 Rome breaks the shield, 2 Carthage does
+    rome_count = carthage_count = 0
+    for i in range(3):
+        rome, carthage = rome_cards[i], carthage_cards[i]
         if rome >= 2 * carthage:
-            rome_breaks.append(field)
+            breaks[i] = 1
+            rome_count += 1
         elif carthage >= 2 * rome:
-            carthage_breaks.append(field)
+            breaks[i] = 2
+            carthage_count += 1
     # Cancelling: only the army with more shield breaks keeps them; equal counts cancel all.
-    lead = len(rome_breaks) - len(carthage_breaks)
-    kept = rome_breaks if lead > 0 else carthage_breaks if lead < 0 else []
-    order = sorted(FIELDS, key=lambda f: (f not in kept, tiles[f]))
+    keeper = 1 if rome_count > carthage_count else 2 if carthage_count > rome_count else 0
+    kept = [keeper != 0 and b == keeper for b in breaks]
     plan: list[DamageStep] = []
-    for field in order:
-        played = cards[field]
-        rome, carthage = played["rome"], played["carthage"]
+    for i in sorted(range(3), key=lambda k: (not kept[k], tiles[k])):
+        rome, carthage = rome_cards[i], carthage_cards[i]
         if rome == carthage:
             continue
-        defender, attacker = ("rome", "carthage") if rome < carthage else ("carthage", "rome")
-        held = troops[field]
-        holds = held[defender] >= held[attacker]
-        shield = field in kept
+        if rome < carthage:
+            defender, holds = "rome", rome_troops[i] >= carthage_troops[i]
+        else:
+            defender, holds = "carthage", carthage_troops[i] >= rome_troops[i]
+        shield = kept[i]
         amount = (3 if holds else 4) if shield else (1 if holds else 2)
-        plan.append((field, defender, amount, shield))
+        plan.append((FIELDS[i], defender, amount, shield))
     return plan

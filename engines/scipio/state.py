@@ -31,9 +31,9 @@ from engines.scipio.rules import (
     FORMATIONS,
     NEW_ORDERS,
     DamageStep,
-    damage_plan,
     field_formations,
     other,
+    plan_damage,
 )
 
 PLAYERS: Final = ARMIES
@@ -226,11 +226,10 @@ class State:
     def _reveal(self) -> None:
         rome, carthage = self.placed["rome"], self.placed["carthage"]
         assert rome is not None and carthage is not None
-        cards = {f: {"rome": rome[f], "carthage": carthage[f]} for f in FIELDS}
-        mine, theirs = self._troops("rome"), self._troops("carthage")
-        troops = {f: {"rome": mine[2 * k] + mine[2 * k + 1], "carthage": theirs[2 * k] + theirs[2 * k + 1]}
-                  for k, f in enumerate(FIELDS)}  # a field's formations: FORMATIONS 2k and 2k+1
-        self.plan = damage_plan(cards, troops, self.tiles)
+        r, c = self._troops("rome"), self._troops("carthage")  # a field's formations: FORMATIONS 2k and 2k+1
+        self.plan = plan_damage(tuple(map(rome.__getitem__, FIELDS)), tuple(map(carthage.__getitem__, FIELDS)),
+                                (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5]),
+                                tuple(map(self.tiles.__getitem__, FIELDS)))
         self.removed = {a: 0 for a in ARMIES}
         self._next_damage()
 
