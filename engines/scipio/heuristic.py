@@ -14,7 +14,7 @@ from itertools import permutations
 from typing import Final
 
 from engines.scipio.moves import Order, org
-from engines.scipio.rules import ARMIES, FIELDS, TOKENS, field_formations, other
+from engines.scipio.rules import ARMIES, CARDS, FIELDS, TOKENS, field_formations, other
 from engines.scipio.state import State
 
 WIN_VALUE: Final = 1000.0
@@ -24,15 +24,19 @@ _RISK_BY_TOKENS: Final = RISK + (0.0,) * (TOKENS + 1 - len(RISK))  # RISK for an
 
 
 def evaluate(state: State, army: str) -> float:
-    if state.winner is not None:
-        return WIN_VALUE if state.winner == army else -WIN_VALUE
-    if state.troops[army] is None or state.troops[other(army)] is None:
+    winner = state.winner
+    if winner is not None:
+        return WIN_VALUE if winner == army else -WIN_VALUE
+    enemy = other(army)
+    mine, theirs = state.troops[army], state.troops[enemy]
+    if mine is None or theirs is None:
         return 0.0
-    troops = {a: state.troops[a] or [] for a in ARMIES}  # read only: ``_after`` takes its own copy
-    if state.step == "place" and state.placed[army] is not None and state.placed[other(army)] is None:
-        return _expected_after_placement(state, army, troops)
-    plan = state.plan if state.step == "remove" else []
-    return _value(_after(troops, plan), army)
+    step = state.step
+    if step == "remove":
+        return _value(_after({army: mine, enemy: theirs}, state.plan), army)  # ``_after`` copies
+    if step == "place" and state.placed[army] is not None and state.placed[enemy] is None:
+        return _expected_after_placement(state, army, {army: mine, enemy: theirs})
+    return _balance(mine, theirs)  # no damage pending
 
 
 def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]]) -> dict[str, list[int]]:
@@ -54,7 +58,11 @@ def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]])
 
 
 def _value(troops: dict[str, list[int]], army: str) -> float:
-    mine, theirs = troops[army], troops[other(army)]
+    return _balance(troops[army], troops[other(army)])
+
+
+def _balance(mine: list[int], theirs: list[int]) -> float:
+    """``_value`` from the two armies' troops (``[]``: the army cannot take its pending damage)."""
     if not mine:
         return -WIN_VALUE / 2
     if not theirs:
@@ -74,9 +82,14 @@ def _expected_after_placement(state: State, army: str, troops: dict[str, list[in
     return context.expected(tuple(mine[f] for f in FIELDS))
 
 
+_Field = tuple[int, tuple[int, int], tuple[int, int]]
+"""One field of a damage outcome, see ``_PlacementContext._field``."""
+
+
 class _PlacementContext:
     """What stays the same while a bot weighs every placement of one army against the same hidden hand:
-    the opponent's sampled placements, who holds each field, and the value of each distinct damage outcome.
+    the opponent's sampled placements, who holds each field, each field's part of the outcome for every pair
+    of cards, the value of each distinct damage outcome and the expected value of each placement weighed.
 
     Why: a bot judges 120 placements against 10 samples each, often in several determinizations and
     search trees; the 1,200 damage plans fall on far fewer distinct outcomes. The value of an outcome does
@@ -93,35 +106,39 @@ class _PlacementContext:
         field_troops = [[sum(self.troops[a][k] for k in field_formations(f)) for a in ARMIES] for f in FIELDS]
         # per field: does Rome hold it as defender, does Carthage
         self.holds = [(t[0] >= t[1], t[1] >= t[0]) for t in field_troops]
+        # per sampled placement, per field, by this army's card there: the field's part of the outcome
+        self.tables = [tuple({card: self._field(i, card, cards[i]) for card in CARDS} for i in range(3))
+                       for cards in self.picks]
         self.values: dict[tuple[tuple[int, int], ...], float] = {}
+        self.expectations: dict[tuple[int, ...], float] = {}  # the same placement is met in many positions
 
     def expected(self, mine: tuple[int, ...]) -> float:
-        total = 0.0
-        for cards in self.picks:
-            total += self._outcome_value(mine, cards)
-        return total / len(self.picks)
+        value = self.expectations.get(mine)
+        if value is None:
+            first, second, third = mine
+            total = 0.0
+            for yellow, purple, green in self.tables:
+                total += self._outcome_value(yellow[first], purple[second], green[third])
+            value = self.expectations[mine] = total / len(self.picks)
+        return value
 
-    def _outcome_value(self, mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+    def _field(self, i: int, mine: int, theirs: int) -> _Field:
+        """Field ``i`` with these two cards: who breaks the shield (1 Rome, 2 Carthage, 0 neither:
+        ``damage_plan``'s rule), and (defender index or -1, damage) if that break is kept, and if not."""
         rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)
-        breaks = [0, 0, 0]  # per field: 1 Rome breaks the shield, 2 Carthage does (damage_plan's rule)
-        count = [0, 0, 0]
-        for i in range(3):
-            r, c = rome[i], carthage[i]
-            b = 1 if r >= 2 * c else 2 if c >= 2 * r else 0
-            breaks[i] = b
-            count[b] += 1
-        keeper = 0 if count[1] == count[2] else 1 if count[1] > count[2] else 2
-        outcome = []
-        for i in range(3):
-            r, c = rome[i], carthage[i]
-            if r == c:
-                outcome.append((-1, 0))
-                continue
-            defender = 0 if r < c else 1
-            holds = self.holds[i][defender]
-            kept = keeper and breaks[i] == keeper
-            outcome.append((defender, (3 if holds else 4) if kept else (1 if holds else 2)))
-        key = tuple(outcome)
+        shield = 1 if rome >= 2 * carthage else 2 if carthage >= 2 * rome else 0
+        if rome == carthage:
+            return shield, (-1, 0), (-1, 0)
+        defender = 0 if rome < carthage else 1
+        holds = self.holds[i][defender]
+        return shield, (defender, 3 if holds else 4), (defender, 1 if holds else 2)
+
+    def _outcome_value(self, yellow: _Field, purple: _Field, green: _Field) -> float:
+        y, p, g = yellow[0], purple[0], green[0]
+        rome, carthage = (y == 1) + (p == 1) + (g == 1), (y == 2) + (p == 2) + (g == 2)
+        keeper = 0 if rome == carthage else 1 if rome > carthage else 2  # cancelling, as in ``damage_plan``
+        key = (yellow[1] if keeper and y == keeper else yellow[2], purple[1] if keeper and p == keeper else purple[2],
+               green[1] if keeper and g == keeper else green[2])
         value = self.values.get(key)
         if value is None:
             plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]

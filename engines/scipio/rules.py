@@ -5,7 +5,7 @@ Rules: ``shared/rules/scipio.md``; interpretations are cited as I-n where they a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 ARMIES: Final = ("rome", "carthage")
@@ -23,14 +23,17 @@ DamageStep = tuple[str, str, int, bool]
 """(field, army taking damage, amount, shield break kept)."""
 
 
+_OTHER: Final = {army: ARMIES[1 - i] for i, army in enumerate(ARMIES)}
+_FIELD_FORMATIONS: Final = {field: (2 * i, 2 * i + 1) for i, field in enumerate(FIELDS)}
+
+
 def other(army: str) -> str:
-    return ARMIES[1 - ARMIES.index(army)]
+    return _OTHER[army]  # a table: bots ask hundreds of thousands of times a game
 
 
 def field_formations(field: str) -> tuple[int, int]:
-    """Indices (into FORMATIONS) of a field's two formations."""
-    first = FIELDS.index(field) * 2
-    return first, first + 1
+    """Indices (into FORMATIONS) of a field's two formations (a table: bots ask as often as ``other``)."""
+    return _FIELD_FORMATIONS[field]
 
 
 def damage_plan(cards: Mapping[str, Mapping[str, int]], troops: Mapping[str, Mapping[str, int]],
@@ -40,25 +43,38 @@ def damage_plan(cards: Mapping[str, Mapping[str, int]], troops: Mapping[str, Map
     ``cards[field][army]`` is the card played, ``troops[field][army]`` the army's tokens in both of the
     field's formations, ``tiles[field]`` its strike order tile. Fields with equal cards are left out.
     """
-    breaks: dict[str, str] = {}
-    for field in FIELDS:
-        rome, carthage = cards[field]["rome"], cards[field]["carthage"]
+    return plan_damage(tuple(cards[f]["rome"] for f in FIELDS), tuple(cards[f]["carthage"] for f in FIELDS),
+                       tuple(troops[f]["rome"] for f in FIELDS), tuple(troops[f]["carthage"] for f in FIELDS),
+                       tuple(tiles[f] for f in FIELDS))
+
+
+def plan_damage(rome_cards: Sequence[int], carthage_cards: Sequence[int], rome_troops: Sequence[int],
+                carthage_troops: Sequence[int], tiles: Sequence[int]) -> list[DamageStep]:
+    """``damage_plan`` with each argument given per field in FIELDS order: the engine reveals cards for
+    every placement a bot weighs, and building the mappings cost more than the rule itself."""
+    breaks = [0, 0, 0]  # per field: 1 Rome breaks the shield, 2 Carthage does
+    rome_count = carthage_count = 0
+    for i in range(3):
+        rome, carthage = rome_cards[i], carthage_cards[i]
         if rome >= 2 * carthage:
-            breaks[field] = "rome"
+            breaks[i] = 1
+            rome_count += 1
         elif carthage >= 2 * rome:
-            breaks[field] = "carthage"
-    count = {army: sum(1 for a in breaks.values() if a == army) for army in ARMIES}
+            breaks[i] = 2
+            carthage_count += 1
     # Cancelling: only the army with more shield breaks keeps them; equal counts cancel all.
-    keeper = max(ARMIES, key=lambda a: count[a]) if count["rome"] != count["carthage"] else None
-    kept = {f for f, a in breaks.items() if a == keeper}
-    order = sorted(FIELDS, key=lambda f: (f not in kept, tiles[f]))
+    keeper = 1 if rome_count > carthage_count else 2 if carthage_count > rome_count else 0
+    kept = [keeper != 0 and b == keeper for b in breaks]
     plan: list[DamageStep] = []
-    for field in order:
-        rome, carthage = cards[field]["rome"], cards[field]["carthage"]
+    for i in sorted(range(3), key=lambda k: (not kept[k], tiles[k])):
+        rome, carthage = rome_cards[i], carthage_cards[i]
         if rome == carthage:
             continue
-        defender = "rome" if rome < carthage else "carthage"
-        holds = troops[field][defender] >= troops[field][other(defender)]
-        amount = (3 if holds else 4) if field in kept else (1 if holds else 2)
-        plan.append((field, defender, amount, field in kept))
+        if rome < carthage:
+            defender, holds = "rome", rome_troops[i] >= carthage_troops[i]
+        else:
+            defender, holds = "carthage", carthage_troops[i] >= rome_troops[i]
+        shield = kept[i]
+        amount = (3 if holds else 4) if shield else (1 if holds else 2)
+        plan.append((FIELDS[i], defender, amount, shield))
     return plan

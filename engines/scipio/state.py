@@ -15,7 +15,7 @@ phase 2 ``tiles`` again. ``over`` once a formation is empty.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
 from typing import Any, Final
@@ -31,9 +31,9 @@ from engines.scipio.rules import (
     FORMATIONS,
     NEW_ORDERS,
     DamageStep,
-    damage_plan,
     field_formations,
     other,
+    plan_damage,
 )
 
 PLAYERS: Final = ARMIES
@@ -50,14 +50,35 @@ def _placements(army: str, hand: tuple[int, ...]) -> tuple[Move, ...]:
     return tuple(place(army, (y, p, g)) for y, p, g in permutations(hand, 3))
 
 
+@cache
+def _removals(army: str, field: str, amount: int, first: int, second: int) -> tuple[Move, ...]:
+    """Every split of ``amount`` over a field's formations holding ``first`` and ``second`` tokens that
+    leaves both non-empty (built once per case: bots weigh every removal of every plan)."""
+    return tuple(remove(army, field, (x, amount - x)) for x in range(amount + 1)
+                 if x < first and amount - x < second)
+
+
+def _cards_key(placed: dict[str, int] | None) -> tuple[int, ...]:
+    """One army's placed or shown cards for ``State.key``: per field in FIELDS order, ``()`` for none."""
+    return tuple(map(placed.__getitem__, FIELDS)) if placed else ()
+
+
 def location(army: str, formation: int) -> str:
     """The board location of one of an army's formations: ``"rome:yellow.0"``."""
     return f"{army}:{FORMATIONS[formation]}"
 
 
 class State:
-    """A Scipio position; see the module docstring for the order of steps."""
+    """A Scipio position; see the module docstring for the order of steps.
 
+    Why the containers are never changed in place (``apply`` builds a new list or dict for whatever it
+    changes): bots clone a position for every move they weigh, and a clone can then share all of them,
+    and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
+    first use); code that edits the containers by hand must not use the position's key afterwards.
+    """
+
+    __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
+                 "plan", "removed", "round", "shown", "step", "tiles", "troops")
     game: Final = "scipio"
     players: Final = PLAYERS
 
@@ -77,6 +98,8 @@ class State:
         self.deck: dict[str, int] = dict(NEW_ORDERS)
         self.discard: dict[str, int] = {name: 0 for name in NEW_ORDERS}
         self._winner: str | None = None
+        self._key: tuple[object, ...] | None = None  # see ``key``: dropped by every change
+        self._memo: tuple[Any, ...] | None = None  # see ``key``: parts of the last key and what they came from
 
     # -- who decides ------------------------------------------------------------------------------------
 
@@ -132,8 +155,7 @@ class State:
             field, army, amount, _ = self.plan[0]
             troops = self._troops(army)
             i, j = field_formations(field)
-            return [remove(army, field, (x, amount - x)) for x in range(amount + 1)
-                    if x < troops[i] and amount - x < troops[j]]
+            return _removals(army, field, amount, troops[i], troops[j])
         if s in ("offer", "opportune_draw"):
             return [draw(player), PASS]
         if s in ("redeploy", "opportune"):
@@ -168,19 +190,22 @@ class State:
     def apply(self, move: Move) -> None:
         if not isinstance(move, Order) or not self._allows(move):
             raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
-        getattr(self, f"_do_{move.kind}")(move)
+        self._key = None
+        _APPLY[move.kind](self, move)
 
     def _allows(self, move: Order) -> bool:
+        if move.kind == "place":  # the bots' hot path: no need to list all 120 placements
+            if self.step != "place" or len(move.nums) != 3:
+                return False
+            hand, (y, p, g) = self.hands[move.army], move.nums
+            return (move.army == self.current_player and y != p and y != g and p != g
+                    and y in hand and p in hand and g in hand)
         if self.is_chance():
             return any(m == move for m, _ in self.chance_outcomes())
-        if move.kind == "place":  # the bots' hot path: no need to list all 120 placements
-            hand = self.hands[move.army]
-            return (self.step == "place" and move.army == self.current_player and len(set(move.nums)) == 3
-                    and all(c in hand for c in move.nums))
         return move in self.legal_moves()
 
     def _do_org(self, move: Order) -> None:
-        self.troops[move.army] = list(move.nums)
+        self.troops = {**self.troops, move.army: list(move.nums)}
         if all(t is not None for t in self.troops.values()):
             self.step = "tiles"
 
@@ -192,18 +217,19 @@ class State:
             self.step = "place"
 
     def _do_place(self, move: Order) -> None:
-        army = move.army
-        self.placed[army] = dict(zip(FIELDS, move.nums, strict=True))
-        for c in move.nums:
-            self.hands[army].remove(c)
-        if all(p is not None for p in self.placed.values()):
+        army, nums = move.army, move.nums
+        self.placed = {**self.placed, army: dict(zip(FIELDS, nums, strict=True))}
+        self.hands = {**self.hands, army: [c for c in self.hands[army] if c not in nums]}  # cards are unique
+        if None not in self.placed.values():
             self._reveal()
 
     def _reveal(self) -> None:
-        placed = {a: p for a, p in self.placed.items() if p is not None}
-        cards = {f: {a: placed[a][f] for a in ARMIES} for f in FIELDS}
-        troops = {f: {a: self._field_troops(a, f) for a in ARMIES} for f in FIELDS}
-        self.plan = damage_plan(cards, troops, self.tiles)
+        rome, carthage = self.placed["rome"], self.placed["carthage"]
+        assert rome is not None and carthage is not None
+        r, c = self._troops("rome"), self._troops("carthage")  # a field's formations: FORMATIONS 2k and 2k+1
+        self.plan = plan_damage(tuple(map(rome.__getitem__, FIELDS)), tuple(map(carthage.__getitem__, FIELDS)),
+                                (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5]),
+                                tuple(map(self.tiles.__getitem__, FIELDS)))
         self.removed = {a: 0 for a in ARMIES}
         self._next_damage()
 
@@ -221,12 +247,12 @@ class State:
             self._end_phase()
 
     def _do_remove(self, move: Order) -> None:
-        troops = self._troops(move.army)
+        troops = self._edit_troops(move.army)
         i, j = field_formations(move.name)
         troops[i] -= move.nums[0]
         troops[j] -= move.nums[1]
-        self.removed[move.army] += sum(move.nums)
-        self.plan.pop(0)
+        self.removed = {**self.removed, move.army: self.removed[move.army] + sum(move.nums)}
+        self.plan = self.plan[1:]
         self._next_damage()
 
     def _do_draw(self, move: Order) -> None:
@@ -238,16 +264,16 @@ class State:
 
     def _do_card(self, move: Order) -> None:
         name = move.name
-        self.deck[name] -= 1
+        self.deck = {**self.deck, name: self.deck[name] - 1}
         if name != "deserter":
-            self.discard[name] += 1
+            self.discard = {**self.discard, name: self.discard[name] + 1}
         self.step = {"redeployment": "redeploy", "opportune": "opportune", "relief": "relief",
                      "deserter": "deserter", "general": "general"}[name]
         self.moves_left = 2 if name == "redeployment" else 1
 
     def _do_redeploy(self, move: Order) -> None:
         assert self.drawer is not None
-        troops = self._troops(self.drawer)
+        troops = self._edit_troops(self.drawer)
         troops[move.nums[0]] -= 1
         troops[move.nums[1]] += 1
         self.moves_left -= 1
@@ -258,7 +284,7 @@ class State:
 
     def _do_relief(self, move: Order) -> None:
         assert self.drawer is not None
-        troops = self._troops(self.drawer)
+        troops = self._edit_troops(self.drawer)
         a, b = move.nums
         troops[a], troops[b] = troops[b], troops[a]
         self._end_orders()
@@ -266,7 +292,7 @@ class State:
     def _do_deserter(self, move: Order) -> None:
         drawer = self.drawer
         assert drawer is not None
-        troops = self._troops(drawer)
+        troops = self._edit_troops(drawer)
         troops[move.nums[0]] -= 1
         if troops[move.nums[0]] == 0:
             self._lose(drawer)
@@ -334,6 +360,12 @@ class State:
         assert troops is not None, "organisation not entered yet"
         return troops
 
+    def _edit_troops(self, army: str) -> list[int]:
+        """The army's formations as a fresh list this position alone holds, ready to change (see ``State``)."""
+        troops = self._troops(army)[:]
+        self.troops = {**self.troops, army: troops}
+        return troops
+
     def _field_troops(self, army: str, field: str) -> int:
         troops = self._troops(army)
         i, j = field_formations(field)
@@ -362,14 +394,32 @@ class State:
                 for i, n in enumerate(t) if n}
 
     def key(self) -> tuple[object, ...]:
-        return (self.step, self.round, self.phase,
-                tuple(tuple(t) if t else () for t in self.troops.values()),
-                tuple(self.tiles.get(f, 0) for f in FIELDS),
-                tuple(tuple(h) for h in self.hands.values()),
-                tuple(tuple(sorted(p.items())) if p else () for p in self.placed.values()),
-                tuple(tuple(sorted(p.items())) for p in self.shown.values()),
-                tuple(self.plan), tuple(self.removed.values()), self.drawer, self.moves_left,
-                tuple(self.deck.values()), tuple(self.discard.values()), self._winner)
+        """Equal exactly for equal positions. Cached until the next change: bots key every position they
+        reach, and a clone shares its original's key until it is changed itself.
+
+        Why the memo: a move changes few containers (a placement never the troops, a removal never the
+        cards), and a clone keeps its original's containers, so the parts of the last key computed in the
+        family whose containers are the very same objects are reused (containers never change in place)."""
+        key = self._key
+        if key is None:
+            troops, tiles, shown, deck, discard = self.troops, self.tiles, self.shown, self.deck, self.discard
+            memo = self._memo
+            if memo is not None and memo[0] is troops:
+                troops_key = memo[1]
+            else:
+                troops_key = tuple(tuple(t) if t else () for t in troops.values())
+            if memo is not None and memo[2] is tiles and memo[3] is shown and memo[4] is deck and memo[5] is discard:
+                rare = memo[6]  # the tiles, the face-up cards and the New Orders change a few times a round
+            else:
+                rare = (tuple(map(tiles.get, FIELDS, (0, 0, 0))), tuple(map(_cards_key, shown.values())),
+                        tuple(deck.values()), tuple(discard.values()))
+            self._memo = (troops, troops_key, tiles, shown, deck, discard, rare)
+            key = self._key = (
+                self.step, self.round, self.phase, troops_key,
+                tuple(map(tuple, self.hands.values())),
+                tuple(map(_cards_key, self.placed.values())),
+                tuple(self.plan), tuple(self.removed.values()), self.drawer, self.moves_left, self._winner, rare)
+        return key
 
     def __eq__(self, other_: object) -> bool:
         if not isinstance(other_, State):
@@ -387,29 +437,27 @@ class State:
         opponent = other(player)
         if self.step == "org" and player == "carthage" and self.troops["rome"] is not None:
             orgs = Organisations(opponent)
-            out.troops[opponent] = list(orgs[rng.randrange(len(orgs))].nums)
+            out.troops = {**out.troops, opponent: list(orgs[rng.randrange(len(orgs))].nums)}
+            out._key = None
         if self.step == "place" and player == "carthage" and self.placed["rome"] is not None:
             hand = self.hands[opponent] + list(self.placed["rome"].values())
             chosen = rng.sample(sorted(hand), 3)
-            out.placed[opponent] = dict(zip(FIELDS, chosen, strict=True))
-            out.hands[opponent] = [c for c in sorted(hand) if c not in chosen]
+            out.placed = {**out.placed, opponent: dict(zip(FIELDS, chosen, strict=True))}
+            out.hands = {**out.hands, opponent: [c for c in sorted(hand) if c not in chosen]}
+            out._key = None
         return out
 
     # -- copying and serialising ------------------------------------------------------------------------
 
     def clone(self) -> State:
+        """A copy sharing every container: none is ever changed in place (see ``State``)."""
         other_ = State.__new__(State)
         other_.step, other_.round, other_.phase = self.step, self.round, self.phase
-        other_.troops = {a: (t[:] if t is not None else None) for a, t in self.troops.items()}
-        other_.tiles = dict(self.tiles)
-        other_.hands = {a: h[:] for a, h in self.hands.items()}
-        other_.placed = {a: (dict(p) if p is not None else None) for a, p in self.placed.items()}
-        other_.shown = {a: dict(p) for a, p in self.shown.items()}
-        other_.plan = self.plan[:]
-        other_.removed = dict(self.removed)
+        other_.troops, other_.tiles, other_.hands = self.troops, self.tiles, self.hands
+        other_.placed, other_.shown, other_.plan, other_.removed = self.placed, self.shown, self.plan, self.removed
         other_.drawer, other_.moves_left = self.drawer, self.moves_left
-        other_.deck, other_.discard = dict(self.deck), dict(self.discard)
-        other_._winner = self._winner
+        other_.deck, other_.discard = self.deck, self.discard
+        other_._winner, other_._key, other_._memo = self._winner, self._key, self._memo
         return other_
 
     def to_json(self) -> JsonDict:
@@ -485,6 +533,13 @@ class State:
         s._winner = None if winner is None else check_players(winner, ARMIES, "winner")
         _check(s)
         return s
+
+
+_APPLY: Final[dict[str, Callable[[State, Order], None]]] = {
+    "org": State._do_org, "tiles": State._do_tiles, "place": State._do_place, "remove": State._do_remove,
+    "draw": State._do_draw, "pass": State._do_pass, "card": State._do_card, "redeploy": State._do_redeploy,
+    "relief": State._do_relief, "deserter": State._do_deserter,
+}  # ``apply``'s dispatch on the move's kind, looked up once
 
 
 def _check(s: State) -> None:
