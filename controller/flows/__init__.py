@@ -17,6 +17,7 @@ from controller.display import Display
 from controller.events import Event
 from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
+from controller.screen import Screen
 from engines.base import GameState
 from hw_config import Profile
 
@@ -47,6 +48,29 @@ class FlowContext:
         """Each seat as the screens name it: the profile's ``[seats]``, else the engine's seat. Only
         screens use it; the journal and the engine keep the seats."""
         return {seat: self.profile.seats.get(seat, seat) for seat in self.game.players}
+
+
+class TableParts:
+    """What every flow holds of the table (the journal, the screen, the loop, the dice, where faults go) and
+    the two things every flow does with them the same way: report a fault, and draw its own screen."""
+
+    def __init__(self, *, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
+                 on_fault: Callable[[str], None] | None) -> None:
+        self.journal = journal
+        self.display = display
+        self.loop = loop
+        self.dice = dice
+        self.on_fault = on_fault
+
+    def _log(self, message: str) -> None:
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    def screen(self) -> Screen:
+        raise NotImplementedError  # each game's flow draws its own
+
+    def redraw(self) -> None:
+        self.display.show(self.screen())
 
 
 def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],

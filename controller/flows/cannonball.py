@@ -29,7 +29,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
@@ -149,7 +149,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class CannonballFlow:
+class CannonballFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     state: Phase  # set by the transitions machine
@@ -164,12 +164,8 @@ class CannonballFlow:
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
                  on_fault: Callable[[str], None] | None = None) -> None:
+        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
-        self.on_fault = on_fault
         self.referee = Referee(loop, self._view, settle_s=settle_s, grace_s=grace_s)
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
@@ -381,10 +377,6 @@ class CannonballFlow:
         fixups = self.referee.follow()
         if fixups is not None:
             self._show_fixups(fixups)
-
-    def _log(self, message: str) -> None:
-        if self.on_fault is not None:
-            self.on_fault(message)
 
     # -- screens ------------------------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import factional_screens as screens
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
@@ -122,7 +122,7 @@ def tray_fixups(control: Mapping[str, str | None], seen: Set[str], ignored: Set[
 
 # -- the flow ----------------------------------------------------------------------------------------------
 
-class FactionalFlow:
+class FactionalFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     state: Phase  # set by the transitions machine
@@ -140,12 +140,8 @@ class FactionalFlow:
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
                  on_fault: Callable[[str], None] | None = None) -> None:
+        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
-        self.on_fault = on_fault
         self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s)
         self.notice = ""
         self.reason = ""  # why the fix-up list is on screen
@@ -561,14 +557,7 @@ class FactionalFlow:
         if self.referee.restoring:
             self._fix("taken back: as listed")
 
-    def _log(self, message: str) -> None:
-        if self.on_fault is not None:
-            self.on_fault(message)
-
     # -- screens ------------------------------------------------------------------------------------------
-
-    def redraw(self) -> None:
-        self.display.show(self.screen())
 
     def screen(self) -> Screen:
         g, phase = self.game, self.state

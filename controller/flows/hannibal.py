@@ -31,7 +31,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
@@ -82,7 +82,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannibalFlow:
+class HannibalFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     state: Phase  # set by the transitions machine
@@ -99,15 +99,11 @@ class HannibalFlow:
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
                  on_fault: Callable[[str], None] | None = None, bots: Mapping[str, Bot] | None = None) -> None:
+        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
         self.bots: Mapping[str, Bot] = bots or {}
         self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step
         self.bot_unseen = False  # that step changed no sensor (stack onto stack): OK says it was made
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
-        self.on_fault = on_fault
         self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s,
                                alternative=_stack_alternative)
         self.candidates: tuple[Move, ...] = ()
@@ -472,14 +468,7 @@ class HannibalFlow:
             return f"{NAMES[landing[0]]} {landing[1]} off {step.dst} to wait"
         return ""
 
-    def _log(self, message: str) -> None:
-        if self.on_fault is not None:
-            self.on_fault(message)
-
     # -- screens ------------------------------------------------------------------------------------------
-
-    def redraw(self) -> None:
-        self.display.show(self.screen())
 
     def screen(self) -> Screen:
         g = self.game

@@ -27,7 +27,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import hannipe_screens as screens
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
@@ -73,7 +73,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannipeFlow:
+class HannipeFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``history`` is the position before, and the notation of, each step since the last chance outcome
@@ -91,13 +91,9 @@ class HannipeFlow:
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  history: list[tuple[State, str]], names: Mapping[str, str],
                  on_fault: Callable[[str], None] | None = None) -> None:
+        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
         self.names = names
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
-        self.on_fault = on_fault
         self.undo_stack = list(history)
         self.sensed: set[str] = set()
         self.notice = ""
@@ -378,14 +374,7 @@ class HannipeFlow:
             self.redraw()
         return failed is None
 
-    def _log(self, message: str) -> None:
-        if self.on_fault is not None:
-            self.on_fault(message)
-
     # -- screens ------------------------------------------------------------------------------------------
-
-    def redraw(self) -> None:
-        self.display.show(self.screen())
 
     def screen(self) -> Screen:
         g, phase = self.game, self.state

@@ -29,7 +29,7 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import scipio_screens as screens
 from controller.journal import Journal, read
 from controller.loop import EventLoop
@@ -66,7 +66,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class ScipioFlow:
+class ScipioFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``pads`` says whether the profile has per-army card pads; without them secret cards are entered on
@@ -84,13 +84,9 @@ class ScipioFlow:
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  pads: bool, on_fault: Callable[[str], None] | None = None) -> None:
+        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
         self.pads = pads
-        self.on_fault = on_fault
         # the board referee keeps the sensed reeds and the ones declared broken; Scipio asks it only
         # "empty or not" (settle and grace times do not apply: nothing here is judged as a move)
         self.referee = Referee(loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
@@ -448,10 +444,6 @@ class ScipioFlow:
             return False
         self.game = after
         return True
-
-    def _log(self, message: str) -> None:
-        if self.on_fault is not None:
-            self.on_fault(message)
 
     # -- screens ------------------------------------------------------------------------------------------
 
