@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
 from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
@@ -56,6 +56,10 @@ def _removals(army: str, field: str, amount: int, first: int, second: int) -> tu
     leaves both non-empty (built once per case: bots weigh every removal of every plan)."""
     return tuple(remove(army, field, (x, amount - x)) for x in range(amount + 1)
                  if x < first and amount - x < second)
+
+
+_CardsKey = tuple[int, ...]
+"""One army's hand, or its placed or shown cards, in ``State.key``."""
 
 
 def _cards_key(placed: dict[str, int] | None) -> tuple[int, ...]:
@@ -459,6 +463,70 @@ class State:
         other_.deck, other_.discard = self.deck, self.discard
         other_._winner, other_._key, other_._memo = self._winner, self._key, self._memo
         return other_
+
+    def successors(self, moves: Sequence[Order]) -> list[tuple[Order, State]]:
+        """The position after each of ``moves``, exactly as ``apply`` would leave it, for moves known to be
+        legal here (the bots' candidates).
+
+        Why: whole-turn planning reaches every placement of a turn and every removal after it, hundreds per
+        search node, and ``apply`` would check each move against the legal ones again. The key of a position
+        after a placement or a removal is mostly its parent's (the cards, or the troops, and what the reveal
+        or the damage step decides change; the round, the tiles and the New Orders do not), so it is built
+        from the parent's unless the phase ends, where ``key`` computes it as usual.
+        """
+        out: list[tuple[Order, State]] = []
+        step = self.step
+        if step not in ("place", "remove"):
+            for move in moves:
+                t = self.clone()
+                t._key = None
+                _APPLY[move.kind](t, move)
+                out.append((move, t))
+            return out
+        parent = self.key()
+        if step == "remove":
+            for move in moves:
+                t = self.clone()
+                t._key = None
+                t._do_remove(move)
+                if t.step in ("remove", "offer", "over"):  # the phase goes on
+                    t._key = (t.step, parent[1], parent[2], tuple(tuple(x) if x else () for x in t.troops.values()),
+                              parent[4], parent[5], tuple(t.plan), tuple(t.removed.values()), t.drawer, parent[9],
+                              t._winner, parent[11])
+                out.append((move, t))
+            return out
+        army = self.current_player
+        assert army is not None
+        index = ARMIES.index(army)
+        hand = self.hands[army]
+        hands_key, placed_key = cast(tuple[_CardsKey, ...], parent[4]), cast(tuple[_CardsKey, ...], parent[5])
+        first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
+        if first is not None:  # what ``_reveal`` reads, the same for every placement
+            r, c = self._troops("rome"), self._troops("carthage")
+            field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
+            first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
+            removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
+        for move in moves:
+            nums = move.nums
+            t = self.clone()
+            t.placed = {**self.placed, army: dict(zip(FIELDS, nums, strict=True))}
+            left = [c for c in hand if c not in nums]  # cards are unique
+            t.hands = {**self.hands, army: left}
+            hands = (*hands_key[:index], tuple(left), *hands_key[index + 1:])
+            placed = (*placed_key[:index], nums, *placed_key[index + 1:])
+            if first is None:
+                t._key = (*parent[:4], hands, placed, *parent[6:])
+            else:  # ``_reveal``
+                t._key = None
+                t.plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
+                    plan_damage(nums, first_cards, *field_troops, tiles_)
+                t.removed = removed
+                t._next_damage()
+                if t.step in ("remove", "over"):  # damage to take: the phase goes on
+                    t._key = (t.step, parent[1], parent[2], parent[3], hands, placed, tuple(t.plan),
+                              tuple(t.removed.values()), t.drawer, parent[9], t._winner, parent[11])
+            out.append((move, t))
+        return out
 
     def to_json(self) -> JsonDict:
         return {
