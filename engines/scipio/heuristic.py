@@ -37,7 +37,20 @@ def evaluate(state: State, army: str) -> float:
         return _value(_after({army: mine, enemy: theirs}, state.plan), army)  # ``_after`` copies
     if step == "place" and state.placed[army] is not None and state.placed[enemy] is None:
         return _expected_after_placement(state, army, {army: mine, enemy: theirs})
-    return _balance(mine, theirs)  # no damage pending
+    troops = state.troops  # no damage pending
+    last = _BALANCES.get(army)
+    if last is not None and last[0] is troops:
+        return last[1]
+    value = _balance(mine, theirs)
+    _BALANCES[army] = (troops, value)
+    return value
+
+
+_BALANCES: dict[str, tuple[object, float]] = {}
+"""``evaluate``'s last value without damage pending, per army, with the troops it was worked out for. Why: a
+bot judges runs of end positions that share their troops (a placement or an answer to the draw offer changes
+none), and a position's containers never change in place (see ``State``), so the very same troops give the
+very same value. The entry holds the troops, so no other object can take their identity."""
 
 
 def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]]) -> dict[str, list[int]]:

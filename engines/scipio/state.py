@@ -41,6 +41,7 @@ LOCATIONS: Final = tuple(f"{army}:{f}" for army in ARMIES for f in FORMATIONS)
 TILE_ORDERS: Final = tuple(tiles((a, b, c)) for a, b, c in permutations((1, 2, 3)))
 STEPS: Final = ("org", "tiles", "place", "remove", "offer", "card", "redeploy", "opportune", "opportune_draw",
                 "relief", "deserter", "general", "over")
+_DRAWS: Final = {army: draw(army) for army in ARMIES}  # built once: the bots weigh the offer after every removal
 _DRAWER_STEPS: Final = ("redeploy", "opportune", "opportune_draw", "relief", "general")
 
 
@@ -60,6 +61,8 @@ def _removals(army: str, field: str, amount: int, first: int, second: int) -> tu
 
 _CardsKey = tuple[int, ...]
 """One army's hand, or its placed or shown cards, in ``State.key``."""
+_NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
+_FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
 
 def _cards_key(placed: dict[str, int] | None) -> tuple[int, ...]:
@@ -161,7 +164,7 @@ class State:
             i, j = field_formations(field)
             return _removals(army, field, amount, troops[i], troops[j])
         if s in ("offer", "opportune_draw"):
-            return [draw(player), PASS]
+            return [_DRAWS[player], PASS]
         if s in ("redeploy", "opportune"):
             troops = self._troops(player)
             return [redeploy(i, j) for i in range(len(FORMATIONS)) if troops[i] >= 2 for j in ADJACENT[i]] + [PASS]
@@ -468,15 +471,15 @@ class State:
         """The position after each of ``moves``, exactly as ``apply`` would leave it, for moves known to be
         legal here (the bots' candidates).
 
-        Why: whole-turn planning reaches every placement of a turn and every removal after it, hundreds per
-        search node, and ``apply`` would check each move against the legal ones again. The key of a position
-        after a placement or a removal is mostly its parent's (the cards, or the troops, and what the reveal
-        or the damage step decides change; the round, the tiles and the New Orders do not), so it is built
-        from the parent's unless the phase ends, where ``key`` computes it as usual.
+        Why: whole-turn planning reaches every placement of a turn and every removal and draw offer after it,
+        hundreds per search node, and ``apply`` would check each move against the legal ones again. The key of
+        a position after one of those moves is mostly its parent's (the cards or the troops change, and what
+        the reveal, the damage step or the phase's end decide; the tiles and the New Orders do not), so it is
+        built from the parent's (``_key_after``).
         """
         out: list[tuple[Order, State]] = []
         step = self.step
-        if step not in ("place", "remove"):
+        if step not in ("place", "remove", "offer"):
             for move in moves:
                 t = self.clone()
                 t._key = None
@@ -484,15 +487,21 @@ class State:
                 out.append((move, t))
             return out
         parent = self.key()
+        if step == "offer":  # draw, or pass and end the phase
+            for move in moves:
+                t = self.clone()
+                t._key = None
+                _APPLY[move.kind](t, move)
+                t._key = t._key_after(parent, parent[3], parent[4], parent[5])
+                out.append((move, t))
+            return out
         if step == "remove":
             for move in moves:
                 t = self.clone()
                 t._key = None
                 t._do_remove(move)
-                if t.step in ("remove", "offer", "over"):  # the phase goes on
-                    t._key = (t.step, parent[1], parent[2], tuple(tuple(x) if x else () for x in t.troops.values()),
-                              parent[4], parent[5], tuple(t.plan), tuple(t.removed.values()), t.drawer, parent[9],
-                              t._winner, parent[11])
+                t._key = t._key_after(parent, tuple(tuple(x) if x else () for x in t.troops.values()), parent[4],
+                                      parent[5])
                 out.append((move, t))
             return out
         army = self.current_player
@@ -522,11 +531,24 @@ class State:
                     plan_damage(nums, first_cards, *field_troops, tiles_)
                 t.removed = removed
                 t._next_damage()
-                if t.step in ("remove", "over"):  # damage to take: the phase goes on
-                    t._key = (t.step, parent[1], parent[2], parent[3], hands, placed, tuple(t.plan),
-                              tuple(t.removed.values()), t.drawer, parent[9], t._winner, parent[11])
+                t._key = t._key_after(parent, parent[3], hands, placed)
             out.append((move, t))
         return out
+
+    def _key_after(self, parent: tuple[object, ...], troops: object, hands: object,
+                   placed: object) -> tuple[object, ...]:
+        """This position's key, built from the key of the position one placement, removal or answer to the
+        draw offer before it and the key's parts for the troops, hands and placed cards it has now (what
+        ``key`` would compute: the phase goes on, or it ends as ``_end_phase`` ends it)."""
+        step, rare, removed = self.step, cast(tuple[object, ...], parent[11]), tuple(self.removed.values())
+        if step in ("remove", "offer", "card", "over"):  # the phase goes on
+            return (step, parent[1], parent[2], troops, hands, placed, tuple(self.plan), removed, self.drawer,
+                    parent[9], self._winner, rare)
+        if self.phase == 2:  # phase 1 ended: its cards are face up
+            return (step, parent[1], 2, troops, hands, _NO_CARDS, (), removed, None, parent[9], None,
+                    (rare[0], placed, rare[2], rare[3]))
+        return (step, self.round, 1, troops, _FULL_HANDS, _NO_CARDS, (), removed, None, parent[9], None,
+                (rare[0], _NO_CARDS, rare[2], rare[3]))  # a new round
 
     def to_json(self) -> JsonDict:
         return {
