@@ -34,7 +34,11 @@ def evaluate(state: State, army: str) -> float:
         return 0.0
     step = state.step
     if step == "remove":
-        return _value(_after({army: mine, enemy: theirs}, state.plan), army)  # ``_after`` copies
+        troops, plan = state.troops, state.plan
+        after = _AFTER[0]
+        if after is None or after[0] is not troops or after[1] is not plan:
+            after = _AFTER[0] = (troops, plan, _after({army: mine, enemy: theirs}, plan))  # ``_after`` copies
+        return _value(after[2], army)
     if step == "place" and state.placed[army] is not None and state.placed[enemy] is None:
         return _expected_after_placement(state, army, {army: mine, enemy: theirs})
     troops = state.troops  # no damage pending
@@ -45,6 +49,11 @@ def evaluate(state: State, army: str) -> float:
     _BALANCES[army] = (troops, value)
     return value
 
+
+_AFTER: list[tuple[object, object, dict[str, list[int]]] | None] = [None]
+"""``evaluate``'s last troops after the pending damage, with the troops and the damage plan they came from:
+search judges each end position for both armies in turn, and the same containers give the same troops
+(see ``_BALANCES``)."""
 
 _BALANCES: dict[str, tuple[object, float]] = {}
 """``evaluate``'s last value without damage pending, per army, with the troops it was worked out for. Why: a

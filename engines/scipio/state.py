@@ -495,12 +495,23 @@ class State:
                 t._key = t._key_after(parent, parent[3], parent[4], parent[5])
                 out.append((move, t))
             return out
-        if step == "remove":
+        if step == "remove":  # ``_do_remove``, with what every split shares worked out once
+            field, remover, _, _ = self.plan[0]
+            i, j = field_formations(field)
+            troops, index = self._troops(remover), ARMIES.index(remover)
+            troops_key = cast(tuple[object, ...], parent[3])
+            rest, taken = self.plan[1:], self.removed[remover]  # ``rest`` shared: never changed in place
             for move in moves:
+                from_i, from_j = move.nums
                 t = self.clone()
-                t._key = None
-                t._do_remove(move)
-                t._key = t._key_after(parent, tuple(tuple(x) if x else () for x in t.troops.values()), parent[4],
+                left = troops[:]
+                left[i] -= from_i
+                left[j] -= from_j
+                t.troops = {**self.troops, remover: left}
+                t.removed = {**self.removed, remover: taken + from_i + from_j}
+                t.plan = rest
+                t._next_damage()
+                t._key = t._key_after(parent, (*troops_key[:index], tuple(left), *troops_key[index + 1:]), parent[4],
                                       parent[5])
                 out.append((move, t))
             return out
