@@ -100,9 +100,13 @@ def _risk(troops: list[int]) -> float:
 def _expected_after_placement(state: State, army: str, troops: dict[str, list[int]]) -> float:
     mine = state.placed[army]
     assert mine is not None
-    context = _placement_context(army, tuple(sorted(state.hands[other(army)])),
-                                 tuple(tuple(troops[a]) for a in ARMIES))
-    return context.expected(tuple(mine[f] for f in FIELDS))
+    hand, last = state.hands[other(army)], _CONTEXTS.get(army)
+    if last is not None and last[0] is state.troops and last[1] is hand:
+        context = last[2]
+    else:
+        context = _placement_context(army, tuple(sorted(hand)), tuple(tuple(troops[a]) for a in ARMIES))
+        _CONTEXTS[army] = (state.troops, hand, context)
+    return context.expected(tuple(map(mine.__getitem__, FIELDS)))
 
 
 _Field = tuple[int, tuple[int, int], tuple[int, int], int]
@@ -182,6 +186,12 @@ def _keeper(shields: tuple[int, ...]) -> int:
 
 _KEEPER: Final = tuple(_keeper(shields) for shields in product((0, 1, 2), repeat=len(FIELDS)))
 """``_keeper`` by the fields' shields read as a base-3 number, yellow first."""
+
+
+_CONTEXTS: dict[str, tuple[object, object, _PlacementContext]] = {}
+"""``_expected_after_placement``'s last context per army, with the troops and the opponent's hand it was looked
+up for: a bot judges all of an army's placements in one position at once, and the very same containers hold
+the very same facts (see ``_BALANCES``)."""
 
 
 @lru_cache(maxsize=64)

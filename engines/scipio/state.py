@@ -52,6 +52,18 @@ def _placements(army: str, hand: tuple[int, ...]) -> tuple[Move, ...]:
 
 
 @cache
+def _placements_of(hand: tuple[int, ...]) -> dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]]:
+    """Per three cards of ``hand`` put down (by field): the placed cards, and the hand left as a position holds
+    it and as its key reads it, as ``_do_place`` makes them. Built once per hand and shared by every position
+    ``State.successors`` builds: a position's containers never change in place."""
+    out: dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]] = {}
+    for nums in permutations(hand, 3):
+        left = [c for c in hand if c not in nums]  # cards are unique
+        out[nums] = dict(zip(FIELDS, nums, strict=True)), left, tuple(left)
+    return out
+
+
+@cache
 def _removals(army: str, field: str, amount: int, first: int, second: int) -> tuple[Move, ...]:
     """Every split of ``amount`` over a field's formations holding ``first`` and ``second`` tokens that
     leaves both non-empty (built once per case: bots weigh every removal of every plan)."""
@@ -518,7 +530,7 @@ class State:
         army = self.current_player
         assert army is not None
         index = ARMIES.index(army)
-        hand = self.hands[army]
+        placements = _placements_of(tuple(self.hands[army]))
         hands_key, placed_key = cast(tuple[_CardsKey, ...], parent[4]), cast(tuple[_CardsKey, ...], parent[5])
         first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
         if first is not None:  # what ``_reveal`` reads, the same for every placement
@@ -528,11 +540,11 @@ class State:
             removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
         for move in moves:
             nums = move.nums
+            cards, left, left_key = placements[nums]
             t = self.clone()
-            t.placed = {**self.placed, army: dict(zip(FIELDS, nums, strict=True))}
-            left = [c for c in hand if c not in nums]  # cards are unique
+            t.placed = {**self.placed, army: cards}
             t.hands = {**self.hands, army: left}
-            hands = (*hands_key[:index], tuple(left), *hands_key[index + 1:])
+            hands = (*hands_key[:index], left_key, *hands_key[index + 1:])
             placed = (*placed_key[:index], nums, *placed_key[index + 1:])
             if first is None:
                 t._key = (*parent[:4], hands, placed, *parent[6:])
