@@ -8,7 +8,7 @@ move that follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from engines.base import GameState, Move
 from engines.registry import get_game
@@ -47,7 +47,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     return list(ends.values())
 
 
-def successors_for(state: GameState) -> Callable[[GameState], Iterable[tuple[Move, GameState]]]:
+def successors_for(state: GameState) -> Callable[[GameState], Sequence[tuple[Move, GameState]]]:
     """Each candidate move of a position with the position after it: the game's own fast way if it has one,
     else a clone with the move applied."""
     fast = get_game(state.game).successor_positions()
@@ -55,11 +55,13 @@ def successors_for(state: GameState) -> Callable[[GameState], Iterable[tuple[Mov
         return fast
     moves_of = candidates_for(state)
 
-    def successors(s: GameState) -> Iterable[tuple[Move, GameState]]:
+    def successors(s: GameState) -> Sequence[tuple[Move, GameState]]:
+        out: list[tuple[Move, GameState]] = []
         for move in moves_of(s):
             t = s.clone()
             t.apply(move)
-            yield move, t
+            out.append((move, t))
+        return out
 
     return successors
 
