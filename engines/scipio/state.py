@@ -93,7 +93,8 @@ class State:
     Why the containers are never changed in place (``apply`` builds a new list or dict for whatever it
     changes): bots clone a position for every move they weigh, and a clone can then share all of them,
     and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
-    first use); code that edits the containers by hand must not use the position's key afterwards.
+    first use); code that edits the containers by hand must not use the position's key afterwards, nor
+    the bots' evaluation (``engines.scipio.heuristic`` remembers its last values by container).
     """
 
     __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
