@@ -35,10 +35,14 @@ class GameInfo:
     ``sensing`` names what the table must sense ("matrix" for piece positions, "buttons" for
     decision-only play); ``buttons`` are the ones its flow needs; ``hidden`` says whether bots must
     determinize; ``evaluator`` and ``candidates`` name the bots' hooks: the position evaluation, and a
-    reduction of the legal moves where there are too many to search. ``bots`` lists the bot kinds that
-    can take a seat (empty: people only). ``flow``, ``screen`` and ``scripted`` name the table's side:
-    the flow factory ``create(context)``, the pure position screen ``(state) -> Screen`` that ``replay``
-    and the terminal show, and the scripted people of the simulated table. ``profiles`` are the shipped
+    reduction of the legal moves where there are too many to search; ``successors`` optionally names a
+    faster way to reach the positions after those moves, ``(state) -> [(move, position after it)]``, the
+    same positions in the same order as cloning and applying each candidate (whole-turn planning makes
+    hundreds of thousands a game, and a game can skip what its own candidates need not check). ``bots``
+    lists the bot kinds that can take a seat (empty: people only). ``flow``, ``screen`` and ``scripted``
+    name the table's side: the flow factory ``create(context)``, the pure position screen
+    ``(state) -> Screen`` that ``replay`` and the terminal show, and the scripted people of the simulated
+    table. ``profiles`` are the shipped
     board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one); ``printable`` draws
     the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix.
     ``zero_sum`` promises ``evaluate(state, a) == -evaluate(state, b)`` exactly for the two players, so
@@ -62,6 +66,7 @@ class GameInfo:
     buttons: tuple[str, ...] = ()
     evaluator: str | None = None
     candidates: str | None = None
+    successors: str | None = None
     bots: tuple[str, ...] = BOT_KINDS
     flow: str | None = None
     screen: str | None = None
@@ -91,6 +96,13 @@ class GameInfo:
         if self.candidates is None:
             return None
         fn: Callable[[Any], Sequence[Any]] = load_ref(self.candidates)
+        return fn
+
+    def successor_positions(self) -> Callable[[Any], Sequence[tuple[Any, Any]]] | None:
+        """The game's fast ``(move, position after it)`` for the bots' candidates, if it has one."""
+        if self.successors is None:
+            return None
+        fn: Callable[[Any], Sequence[tuple[Any, Any]]] = load_ref(self.successors)
         return fn
 
     def load(self) -> ModuleType:
@@ -182,6 +194,7 @@ register(
                                                  for side in ("yellow", "purple", "green") for i in (0, 1))),
         evaluator="engines.scipio.heuristic:evaluate",
         candidates="engines.scipio.heuristic:candidates",
+        successors="engines.scipio.heuristic:successors",
         flow="controller.flows.scipio:create",
         screen="controller.flows.scipio_screens:position_screen",
         scripted="sim_hardware.scipio_players:ScriptedScipioTable",

@@ -10,6 +10,7 @@ from itertools import permutations
 import pytest
 
 from engines.base import sample_chance
+from engines.bots.plans import turn_plans
 from engines.scipio import State, new_game
 from engines.scipio.heuristic import SAMPLES, _after, _value, candidates, evaluate
 from engines.scipio.rules import ARMIES, FIELDS, damage_plan, field_formations, other
@@ -77,3 +78,50 @@ def test_bots_weigh_every_removal_the_evaluation_ranks_top() -> None:
         assert {m for m, v in values.items() if v == top} <= kept
         dropped += len(values) - len(kept)
     assert dropped > 0
+
+
+def _reference_plans(state: State) -> list[tuple[list[str], dict[str, object], tuple[object, ...]]]:
+    """``turn_plans`` as first written, every step a clone with the move applied: (moves, position, key)."""
+    player = state.current_player
+    ends: dict[object, tuple[list[str], State]] = {}
+    seen: set[object] = set()
+    frontier: list[tuple[list[str], State]] = [([], state)]
+    while frontier:
+        seq, s = frontier.pop()
+        for move in candidates(s):
+            t = s.clone()
+            t.apply(move)
+            key = t.key()
+            if t.current_player != player:
+                ends.setdefault(key, ([*seq, str(move)], t))
+            elif key not in seen:
+                seen.add(key)
+                frontier.append(([*seq, str(move)], t))
+    return [(seq, end.to_json(), end.key()) for seq, end in ends.values()]
+
+
+def test_successors_are_the_positions_apply_leaves() -> None:
+    """The fast successors (derived keys included) against clone and apply, at every decision of random games."""
+    checked = 0
+    for s in _positions(30):
+        moves = candidates(s)
+        fast = s.successors(moves)
+        assert [m for m, _ in fast] == list(moves)
+        for move, t in fast:
+            ref = s.clone()
+            ref.apply(move)
+            assert (t.key(), t.to_json(), t.current_player) == (ref.key(), ref.to_json(), ref.current_player), str(move)
+            checked += 1
+    assert checked > 5000
+
+
+def test_turn_plans_are_those_of_clone_and_apply() -> None:
+    """Whole turns through the ``successors`` hook: the same plans, in the same order, as step by step."""
+    checked = 0
+    for i, s in enumerate(_positions(12)):
+        if i % 3:
+            continue
+        plans = [([str(m) for m in seq], end.to_json(), end.key()) for seq, end in turn_plans(s)]
+        assert plans == _reference_plans(s)
+        checked += len(plans)
+    assert checked > 2000

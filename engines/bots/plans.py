@@ -27,7 +27,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     player = state.current_player
     if player is None:
         return []
-    moves_of = candidates_for(state)
+    successors = successors_for(state)
     ends: dict[object, Plan] = {}
     seen: set[object] = set()
     frontier: list[Plan] = [([], state)]
@@ -35,9 +35,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     while frontier and expanded < limit:
         seq, s = frontier.pop()
         expanded += 1
-        for move in moves_of(s):
-            t = s.clone()
-            t.apply(move)
+        for move, t in successors(s):
             key = t.key()
             if t.current_player != player:
                 ends.setdefault(key, ([*seq, move], t))
@@ -47,6 +45,25 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     for seq, s in frontier:  # cut off by the limit: judge them as they stand
         ends.setdefault(s.key(), (seq, s))
     return list(ends.values())
+
+
+def successors_for(state: GameState) -> Callable[[GameState], Sequence[tuple[Move, GameState]]]:
+    """Each candidate move of a position with the position after it: the game's own fast way if it has one,
+    else a clone with the move applied."""
+    fast = get_game(state.game).successor_positions()
+    if fast is not None:
+        return fast
+    moves_of = candidates_for(state)
+
+    def successors(s: GameState) -> Sequence[tuple[Move, GameState]]:
+        out: list[tuple[Move, GameState]] = []
+        for move in moves_of(s):
+            t = s.clone()
+            t.apply(move)
+            out.append((move, t))
+        return out
+
+    return successors
 
 
 def candidates_for(state: GameState) -> Callable[[GameState], Sequence[Move]]:

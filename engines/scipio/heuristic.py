@@ -9,8 +9,9 @@ evenly): that is the most the army can know at that moment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 from typing import Final
 
 from engines.scipio.moves import Order, org
@@ -33,10 +34,32 @@ def evaluate(state: State, army: str) -> float:
         return 0.0
     step = state.step
     if step == "remove":
-        return _value(_after({army: mine, enemy: theirs}, state.plan), army)  # ``_after`` copies
+        troops, plan = state.troops, state.plan
+        after = _AFTER[0]
+        if after is None or after[0] is not troops or after[1] is not plan:
+            after = _AFTER[0] = (troops, plan, _after({army: mine, enemy: theirs}, plan))  # ``_after`` copies
+        return _value(after[2], army)
     if step == "place" and state.placed[army] is not None and state.placed[enemy] is None:
         return _expected_after_placement(state, army, {army: mine, enemy: theirs})
-    return _balance(mine, theirs)  # no damage pending
+    troops = state.troops  # no damage pending
+    last = _BALANCES.get(army)
+    if last is not None and last[0] is troops:
+        return last[1]
+    value = _balance(mine, theirs)
+    _BALANCES[army] = (troops, value)
+    return value
+
+
+_AFTER: list[tuple[object, object, dict[str, list[int]]] | None] = [None]
+"""``evaluate``'s last troops after the pending damage, with the troops and the damage plan they came from:
+search judges each end position for both armies in turn, and the same containers give the same troops
+(see ``_BALANCES``)."""
+
+_BALANCES: dict[str, tuple[object, float]] = {}
+"""``evaluate``'s last value without damage pending, per army, with the troops it was worked out for. Why: a
+bot judges runs of end positions that share their troops (a placement or an answer to the draw offer changes
+none), and a position's containers never change in place (see ``State``), so the very same troops give the
+very same value. The entry holds the troops, so no other object can take their identity."""
 
 
 def _after(troops: dict[str, list[int]], plan: list[tuple[str, str, int, bool]]) -> dict[str, list[int]]:
@@ -77,12 +100,16 @@ def _risk(troops: list[int]) -> float:
 def _expected_after_placement(state: State, army: str, troops: dict[str, list[int]]) -> float:
     mine = state.placed[army]
     assert mine is not None
-    context = _placement_context(army, tuple(sorted(state.hands[other(army)])),
-                                 tuple(tuple(troops[a]) for a in ARMIES))
-    return context.expected(tuple(mine[f] for f in FIELDS))
+    hand, last = state.hands[other(army)], _CONTEXTS.get(army)
+    if last is not None and last[0] is state.troops and last[1] is hand:
+        context = last[2]
+    else:
+        context = _placement_context(army, tuple(sorted(hand)), tuple(tuple(troops[a]) for a in ARMIES))
+        _CONTEXTS[army] = (state.troops, hand, context)
+    return context.expected(tuple(map(mine.__getitem__, FIELDS)))
 
 
-_Field = tuple[int, tuple[int, int], tuple[int, int]]
+_Field = tuple[int, tuple[int, int], tuple[int, int], int]
 """One field of a damage outcome, see ``_PlacementContext._field``."""
 
 
@@ -113,37 +140,58 @@ class _PlacementContext:
         self.expectations: dict[tuple[int, ...], float] = {}  # the same placement is met in many positions
 
     def expected(self, mine: tuple[int, ...]) -> float:
+        """The mean value over the sampled replies, added up in their order (the cancelling and the
+        outcome's key are worked out inline: an organisation decision weighs tens of thousands of outcomes)."""
         value = self.expectations.get(mine)
         if value is None:
             first, second, third = mine
-            total = 0.0
+            values, total = self.values, 0.0
             for yellow, purple, green in self.tables:
-                total += self._outcome_value(yellow[first], purple[second], green[third])
+                y, p, g = yellow[first], purple[second], green[third]
+                keeper = _KEEPER[y[3] + p[3] + g[3]]
+                key = (y[1] if y[0] == keeper else y[2], p[1] if p[0] == keeper else p[2],
+                       g[1] if g[0] == keeper else g[2])
+                outcome = values.get(key)
+                if outcome is None:
+                    outcome = values[key] = self._outcome_value(key)
+                total += outcome
             value = self.expectations[mine] = total / len(self.picks)
         return value
 
     def _field(self, i: int, mine: int, theirs: int) -> _Field:
         """Field ``i`` with these two cards: who breaks the shield (1 Rome, 2 Carthage, 0 neither:
-        ``damage_plan``'s rule), and (defender index or -1, damage) if that break is kept, and if not."""
+        ``damage_plan``'s rule), (defender index or -1, damage) if that break is kept, and if not, and the
+        shield's digit in base 3 at the field's place (the fields' digits add up to an index of ``_KEEPER``)."""
         rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)
         shield = 1 if rome >= 2 * carthage else 2 if carthage >= 2 * rome else 0
+        digit = shield * 3 ** (len(FIELDS) - 1 - i)
         if rome == carthage:
-            return shield, (-1, 0), (-1, 0)
+            return shield, (-1, 0), (-1, 0), digit
         defender = 0 if rome < carthage else 1
         holds = self.holds[i][defender]
-        return shield, (defender, 3 if holds else 4), (defender, 1 if holds else 2)
+        return shield, (defender, 3 if holds else 4), (defender, 1 if holds else 2), digit
 
-    def _outcome_value(self, yellow: _Field, purple: _Field, green: _Field) -> float:
-        y, p, g = yellow[0], purple[0], green[0]
-        rome, carthage = (y == 1) + (p == 1) + (g == 1), (y == 2) + (p == 2) + (g == 2)
-        keeper = 0 if rome == carthage else 1 if rome > carthage else 2  # cancelling, as in ``damage_plan``
-        key = (yellow[1] if keeper and y == keeper else yellow[2], purple[1] if keeper and p == keeper else purple[2],
-               green[1] if keeper and g == keeper else green[2])
-        value = self.values.get(key)
-        if value is None:
-            plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]
-            value = self.values[key] = _value(_after(self.troops, plan), self.army)
-        return value
+    def _outcome_value(self, key: tuple[tuple[int, int], ...]) -> float:
+        """The value of one damage outcome: per field, the defender's index (-1 none) and its damage."""
+        plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]
+        return _value(_after(self.troops, plan), self.army)
+
+
+def _keeper(shields: tuple[int, ...]) -> int:
+    """Whose shield breaks count (1 Rome, 2 Carthage) once they cancel, as in ``damage_plan``; -1 (no shield
+    matches it) when they all cancel."""
+    rome, carthage = shields.count(1), shields.count(2)
+    return -1 if rome == carthage else 1 if rome > carthage else 2
+
+
+_KEEPER: Final = tuple(_keeper(shields) for shields in product((0, 1, 2), repeat=len(FIELDS)))
+"""``_keeper`` by the fields' shields read as a base-3 number, yellow first."""
+
+
+_CONTEXTS: dict[str, tuple[object, object, _PlacementContext]] = {}
+"""``_expected_after_placement``'s last context per army, with the troops and the opponent's hand it was looked
+up for: a bot judges all of an army's placements in one position at once, and the very same containers hold
+the very same facts (see ``_BALANCES``)."""
 
 
 @lru_cache(maxsize=64)
@@ -167,7 +215,7 @@ def _balanced_organisations() -> list[tuple[int, ...]]:
 BALANCED: Final = tuple(_balanced_organisations())
 
 
-def candidates(state: State) -> list[Order]:
+def candidates(state: State) -> Sequence[Order]:
     """The moves bots weigh: all legal moves, except that an organisation is one of the balanced ones
     (searching all 237,336 splits would drown the search, and a thin formation only invites defeat), and a
     removal is one of the splits that leave the field's two formations at the least risk.
@@ -181,15 +229,30 @@ def candidates(state: State) -> list[Order]:
     player = state.current_player
     if state.step == "org" and player is not None:
         return [org(player, counts) for counts in BALANCED]
-    moves = [m for m in state.legal_moves() if isinstance(m, Order)]
     if state.step == "remove" and player is not None and not _fatal_damage_ahead(state):
+        field, _, amount, _ = state.plan[0]
         troops = state.troops[player]
         assert troops is not None
-        i, j = field_formations(moves[0].name)
-        risks = [_RISK_BY_TOKENS[troops[i] - m.nums[0]] + _RISK_BY_TOKENS[troops[j] - m.nums[1]] for m in moves]
-        least = min(risks)
-        return [m for m, r in zip(moves, risks, strict=True) if r == least]
-    return moves
+        i, j = field_formations(field)
+        case = (player, field, amount, troops[i], troops[j])
+        least = _LEAST_RISK.get(case)
+        if least is None:
+            moves = [m for m in state.legal_moves() if isinstance(m, Order)]
+            risks = [_RISK_BY_TOKENS[troops[i] - m.nums[0]] + _RISK_BY_TOKENS[troops[j] - m.nums[1]] for m in moves]
+            least = _LEAST_RISK[case] = tuple(m for m, r in zip(moves, risks, strict=True) if r == min(risks))
+        return least
+    return [m for m in state.legal_moves() if isinstance(m, Order)]
+
+
+_LEAST_RISK: dict[tuple[str, str, int, int, int], tuple[Order, ...]] = {}
+"""``candidates`` of a removal by (army, field, damage, tokens in the field's two formations): whole-turn
+planning weighs the same removal after many placements. At most 2 x 3 x 4 x 34 x 34 cases."""
+
+
+def successors(state: State) -> list[tuple[Order, State]]:
+    """The bots' candidates with the position after each (the registry's ``successors`` hook): the same
+    positions as applying them one by one, built faster (see ``State.successors``)."""
+    return state.successors(candidates(state))
 
 
 def _fatal_damage_ahead(state: State) -> bool:

@@ -66,7 +66,8 @@ def plan_damage(rome_cards: Sequence[int], carthage_cards: Sequence[int], rome_t
     keeper = 1 if rome_count > carthage_count else 2 if carthage_count > rome_count else 0
     kept = [keeper != 0 and b == keeper for b in breaks]
     plan: list[DamageStep] = []
-    for i in sorted(range(3), key=lambda k: (not kept[k], tiles[k])):
+    by_tile = sorted(range(3), key=tiles.__getitem__)
+    for i in [k for k in by_tile if kept[k]] + [k for k in by_tile if not kept[k]]:  # kept breaks first, by tile
         rome, carthage = rome_cards[i], carthage_cards[i]
         if rome == carthage:
             continue

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
 from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
@@ -41,6 +41,7 @@ LOCATIONS: Final = tuple(f"{army}:{f}" for army in ARMIES for f in FORMATIONS)
 TILE_ORDERS: Final = tuple(tiles((a, b, c)) for a, b, c in permutations((1, 2, 3)))
 STEPS: Final = ("org", "tiles", "place", "remove", "offer", "card", "redeploy", "opportune", "opportune_draw",
                 "relief", "deserter", "general", "over")
+_DRAWS: Final = {army: draw(army) for army in ARMIES}  # built once: the bots weigh the offer after every removal
 _DRAWER_STEPS: Final = ("redeploy", "opportune", "opportune_draw", "relief", "general")
 
 
@@ -51,11 +52,29 @@ def _placements(army: str, hand: tuple[int, ...]) -> tuple[Move, ...]:
 
 
 @cache
+def _placements_of(hand: tuple[int, ...]) -> dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]]:
+    """Per three cards of ``hand`` put down (by field): the placed cards, and the hand left as a position holds
+    it and as its key reads it, as ``_do_place`` makes them. Built once per hand and shared by every position
+    ``State.successors`` builds: a position's containers never change in place."""
+    out: dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]] = {}
+    for nums in permutations(hand, 3):
+        left = [c for c in hand if c not in nums]  # cards are unique
+        out[nums] = dict(zip(FIELDS, nums, strict=True)), left, tuple(left)
+    return out
+
+
+@cache
 def _removals(army: str, field: str, amount: int, first: int, second: int) -> tuple[Move, ...]:
     """Every split of ``amount`` over a field's formations holding ``first`` and ``second`` tokens that
     leaves both non-empty (built once per case: bots weigh every removal of every plan)."""
     return tuple(remove(army, field, (x, amount - x)) for x in range(amount + 1)
                  if x < first and amount - x < second)
+
+
+_CardsKey = tuple[int, ...]
+"""One army's hand, or its placed or shown cards, in ``State.key``."""
+_NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
+_FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
 
 def _cards_key(placed: dict[str, int] | None) -> tuple[int, ...]:
@@ -74,7 +93,8 @@ class State:
     Why the containers are never changed in place (``apply`` builds a new list or dict for whatever it
     changes): bots clone a position for every move they weigh, and a clone can then share all of them,
     and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
-    first use); code that edits the containers by hand must not use the position's key afterwards.
+    first use); code that edits the containers by hand must not use the position's key afterwards, nor
+    the bots' evaluation (``engines.scipio.heuristic`` remembers its last values by container).
     """
 
     __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
@@ -157,7 +177,7 @@ class State:
             i, j = field_formations(field)
             return _removals(army, field, amount, troops[i], troops[j])
         if s in ("offer", "opportune_draw"):
-            return [draw(player), PASS]
+            return [_DRAWS[player], PASS]
         if s in ("redeploy", "opportune"):
             troops = self._troops(player)
             return [redeploy(i, j) for i in range(len(FORMATIONS)) if troops[i] >= 2 for j in ADJACENT[i]] + [PASS]
@@ -459,6 +479,100 @@ class State:
         other_.deck, other_.discard = self.deck, self.discard
         other_._winner, other_._key, other_._memo = self._winner, self._key, self._memo
         return other_
+
+    def successors(self, moves: Sequence[Order]) -> list[tuple[Order, State]]:
+        """The position after each of ``moves``, exactly as ``apply`` would leave it, for moves known to be
+        legal here (the bots' candidates).
+
+        Why: whole-turn planning reaches every placement of a turn and every removal and draw offer after it,
+        hundreds per search node, and ``apply`` would check each move against the legal ones again. The key of
+        a position after one of those moves is mostly its parent's (the cards or the troops change, and what
+        the reveal, the damage step or the phase's end decide; the tiles and the New Orders do not), so it is
+        built from the parent's (``_key_after``).
+        """
+        out: list[tuple[Order, State]] = []
+        step = self.step
+        if step not in ("place", "remove", "offer"):
+            for move in moves:
+                t = self.clone()
+                t._key = None
+                _APPLY[move.kind](t, move)
+                out.append((move, t))
+            return out
+        parent = self.key()
+        if step == "offer":  # draw, or pass and end the phase
+            for move in moves:
+                t = self.clone()
+                t._key = None
+                _APPLY[move.kind](t, move)
+                t._key = t._key_after(parent, parent[3], parent[4], parent[5])
+                out.append((move, t))
+            return out
+        if step == "remove":  # ``_do_remove``, with what every split shares worked out once
+            field, remover, _, _ = self.plan[0]
+            i, j = field_formations(field)
+            troops, index = self._troops(remover), ARMIES.index(remover)
+            troops_key = cast(tuple[object, ...], parent[3])
+            rest, taken = self.plan[1:], self.removed[remover]  # ``rest`` shared: never changed in place
+            for move in moves:
+                from_i, from_j = move.nums
+                t = self.clone()
+                left = troops[:]
+                left[i] -= from_i
+                left[j] -= from_j
+                t.troops = {**self.troops, remover: left}
+                t.removed = {**self.removed, remover: taken + from_i + from_j}
+                t.plan = rest
+                t._next_damage()
+                t._key = t._key_after(parent, (*troops_key[:index], tuple(left), *troops_key[index + 1:]), parent[4],
+                                      parent[5])
+                out.append((move, t))
+            return out
+        army = self.current_player
+        assert army is not None
+        index = ARMIES.index(army)
+        placements = _placements_of(tuple(self.hands[army]))
+        hands_key, placed_key = cast(tuple[_CardsKey, ...], parent[4]), cast(tuple[_CardsKey, ...], parent[5])
+        first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
+        if first is not None:  # what ``_reveal`` reads, the same for every placement
+            r, c = self._troops("rome"), self._troops("carthage")
+            field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
+            first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
+            removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
+        for move in moves:
+            nums = move.nums
+            cards, left, left_key = placements[nums]
+            t = self.clone()
+            t.placed = {**self.placed, army: cards}
+            t.hands = {**self.hands, army: left}
+            hands = (*hands_key[:index], left_key, *hands_key[index + 1:])
+            placed = (*placed_key[:index], nums, *placed_key[index + 1:])
+            if first is None:
+                t._key = (*parent[:4], hands, placed, *parent[6:])
+            else:  # ``_reveal``
+                t._key = None
+                t.plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
+                    plan_damage(nums, first_cards, *field_troops, tiles_)
+                t.removed = removed
+                t._next_damage()
+                t._key = t._key_after(parent, parent[3], hands, placed)
+            out.append((move, t))
+        return out
+
+    def _key_after(self, parent: tuple[object, ...], troops: object, hands: object,
+                   placed: object) -> tuple[object, ...]:
+        """This position's key, built from the key of the position one placement, removal or answer to the
+        draw offer before it and the key's parts for the troops, hands and placed cards it has now (what
+        ``key`` would compute: the phase goes on, or it ends as ``_end_phase`` ends it)."""
+        step, rare, removed = self.step, cast(tuple[object, ...], parent[11]), tuple(self.removed.values())
+        if step in ("remove", "offer", "card", "over"):  # the phase goes on
+            return (step, parent[1], parent[2], troops, hands, placed, tuple(self.plan), removed, self.drawer,
+                    parent[9], self._winner, rare)
+        if self.phase == 2:  # phase 1 ended: its cards are face up
+            return (step, parent[1], 2, troops, hands, _NO_CARDS, (), removed, None, parent[9], None,
+                    (rare[0], placed, rare[2], rare[3]))
+        return (step, self.round, 1, troops, _FULL_HANDS, _NO_CARDS, (), removed, None, parent[9], None,
+                (rare[0], _NO_CARDS, rare[2], rare[3]))  # a new round
 
     def to_json(self) -> JsonDict:
         return {
