@@ -62,6 +62,11 @@ class TableParts:
         self.dice = dice
         self.on_fault = on_fault
 
+    @property
+    def seq(self) -> int:
+        """Journal lines so far: changes with every move, chance event and takeback."""
+        return self.journal.seq
+
     def _log(self, message: str) -> None:
         if self.on_fault is not None:
             self.on_fault(message)

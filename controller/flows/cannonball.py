@@ -208,10 +208,6 @@ class CannonballFlow(TableParts):
         return self.state
 
     @property
-    def seq(self) -> int:
-        return self.journal.seq
-
-    @property
     def fixups(self) -> tuple[str, ...]:
         return self.referee.fixups
 

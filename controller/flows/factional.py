@@ -170,10 +170,6 @@ class FactionalFlow(TableParts):
         return self.state
 
     @property
-    def seq(self) -> int:
-        return self.journal.seq
-
-    @property
     def fixups(self) -> tuple[str, ...]:
         """The tray's fix-up list on screen (``lift LOC``, ``put 1 on LOC``), if any."""
         return self.referee.fixups if self.state in (Phase.SETUP, Phase.FIXUP) else ()

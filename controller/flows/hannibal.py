@@ -161,11 +161,6 @@ class HannibalFlow(TableParts):
         """The last step applied and not taken back, while it can still be taken back."""
         return self.undo_stack[-1][1] if self.undo_stack else ""
 
-    @property
-    def seq(self) -> int:
-        """Journal lines so far: changes with every roll, step and takeback."""
-        return self.journal.seq
-
     # -- the board ----------------------------------------------------------------------------------------
 
     @property

@@ -142,10 +142,6 @@ class HannipeFlow(TableParts):
         return self.state
 
     @property
-    def seq(self) -> int:
-        return self.journal.seq
-
-    @property
     def fixups(self) -> tuple[str, ...]:
         """The pawn moves still to make while play waits for them, by location (``lift LOC``, ``put 1 on
         LOC``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""

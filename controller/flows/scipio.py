@@ -114,10 +114,6 @@ class ScipioFlow(TableParts):
         return self.state
 
     @property
-    def seq(self) -> int:
-        return self.journal.seq
-
-    @property
     def ignored(self) -> set[str]:
         """Reeds the players declared broken (the referee's)."""
         return self.referee.ignored
