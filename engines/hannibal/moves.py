@@ -30,11 +30,12 @@ class Step(Move):
     hashing by identity are equality by value, at C speed.
     """
 
-    __slots__ = ("dst", "kind", "src")
+    __slots__ = ("dist", "dst", "kind", "src")
 
     kind: str
     src: int
     dst: int
+    dist: int  # the die a piece move or entry uses (0 for a stack move: its size decides)
 
     _interned: dict[tuple[str, int, int], Step] = {}  # noqa: RUF012  # one table for the class
 
@@ -48,6 +49,8 @@ class Step(Move):
             object.__setattr__(step, "kind", kind)
             object.__setattr__(step, "src", src)
             object.__setattr__(step, "dst", dst)
+            dist = 0 if kind == STACK else abs(dst - src) if kind == PIECE else min(dst, LAST - dst)
+            object.__setattr__(step, "dist", dist)
             cls._interned[key] = step
         return step
 
