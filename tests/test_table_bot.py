@@ -124,6 +124,7 @@ def test_a_person_plays_yellow_and_moves_the_pieces_of_an_mcts_blue(table: Harne
     assert roll["player"] == "blue" and roll["move"].startswith("R")
     a, b = roll["state"]["dice"]
     assert f"[{a} {b}]" in table.text and "Blue is thinking" in table.text  # the roll stays up a moment
+    assert "BACK undo" in table.text and "NEXT menu" not in table.text  # NEXT offers nothing for a bot's step
     steps = _follow_the_bot(table, mcts_clock)
     assert steps and mcts_clock.reads  # the bot searched, each time within its budget
     moves = table.moves()

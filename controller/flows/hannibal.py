@@ -23,6 +23,7 @@ before the screen shows it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -488,8 +489,10 @@ class HannibalFlow(TableParts):
             last = self.undo_stack[-1][0] if self.undo_stack else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
-        thinking = f"{NAMES[g.to_move]} is thinking" if phase is Phase.STEP and self.bot_turn() else ""
-        return position_screen(g, self.notice or thinking, self.last_step)
+        if phase is Phase.STEP and self.bot_turn():  # NEXT offers no menu for the bot's step: say only BACK
+            return replace(position_screen(g, self.notice or f"{NAMES[g.to_move]} is thinking", self.last_step),
+                           footer="BACK undo")
+        return position_screen(g, self.notice, self.last_step)
 
 
 def create(context: FlowContext) -> HannibalFlow:
