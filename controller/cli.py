@@ -269,6 +269,33 @@ def table_bots(info: GameInfo, seats: tuple[str, ...], given: list[str], think_m
     return {seat: make_bot(kind, random.Random(), think_ms=budget, clock=clock) for seat, kind in kinds.items()}
 
 
+def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list[str], think_ms: int | None,
+                 profile: Any) -> dict[str, Bot]:
+    """The bots of a game resumed at the real table: those it began with, kept in its journal's header,
+    unless ``--seat`` names others (then those, said in the log). After a power cut the service restarts
+    without ``--seat``, and a bot's seat must not silently become a person's; a header that cannot be
+    read there is reported and people play, for the game itself must go on."""
+    from controller.journal import JournalError, saved_seats
+
+    try:
+        saved = [f"{seat}={kind}" for seat, kind in saved_seats(path).items()]
+    except JournalError as e:
+        log.warning("%s: people play every seat not given with --seat", e)
+        saved = []
+    if given:
+        if sorted(given) != sorted(saved):
+            log.warning("--seat %s: the game began with %s; playing as --seat says", " ".join(given),
+                        " ".join(saved) or "people only")
+        return table_bots(info, seats, given, think_ms, profile)
+    if saved:
+        log.info("resumed with the bots the game began with: %s", " ".join(saved))
+    try:
+        return table_bots(info, seats, saved, think_ms, profile)
+    except UsageError as e:
+        log.warning("%s:1: the saved seats cannot be played (%s): people play every seat", path, e)
+        return {}
+
+
 def play(args: argparse.Namespace) -> int:
     info = game_info(args.game)
     path = args.journal or state_dir() / f"{info.name}.jsonl"
@@ -309,6 +336,7 @@ def play(args: argparse.Namespace) -> int:
     if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
     bots = table_bots(info, seats, args.seat, args.think_ms, profile)
+    kinds = _bots(info, seats, args.seat)
     try:
         hardware = load_backend(profile)
     except RuntimeError as e:
@@ -316,8 +344,10 @@ def play(args: argparse.Namespace) -> int:
     log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
     resumed = ask_resume(io, path)
+    game_bots = resumed_bots(info, seats, path, args.seat, args.think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
-        table = attach_game(io, path, Dice(), options=options, bots=bots)
+        table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)
+        game_bots = bots  # a game after this one is seated as the command line says
         log.info("game %s", "resumed" if resumed else "started")
         resumed = False
         table.flow.start()

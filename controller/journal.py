@@ -1,6 +1,6 @@
 """The game journal: JSON Lines, one fsynced line per applied move, replayable and resumable.
 
-Format (DESIGN.md): a header ``{"game", "options", "seed"?, "started"}``, then one line per applied move
+Format (DESIGN.md): a header ``{"game", "options", "seed"?, "seats"?, "started"}``, then one line per applied move
 ``{"seq", "player", "move", "state"}`` where ``move`` is the engine notation and ``state`` is
 ``to_json()`` after it. A roll is written (and fsynced) before it is shown, so a power cut never
 re-rolls a die. A takeback is journaled too, as ``"move": "undo"`` with the restored state: the file is
@@ -109,6 +109,21 @@ def _header(path: Path, obj: Any) -> dict[str, Any]:
     return obj
 
 
+def saved_seats(path: Path) -> dict[str, str]:
+    """The bots the game in ``path`` was begun with (seat -> bot kind; empty for people only), read from the
+    header alone. ``JournalError`` when the header says something else there: the caller reports it and
+    plays on with people, for a game must never be lost over who plays it."""
+    try:
+        with path.open("rb") as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError) as e:
+        raise JournalError(f"{path}:1: header unreadable ({e})", 1) from None
+    seats = header.get("seats", {}) if isinstance(header, dict) else {}
+    if not (isinstance(seats, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in seats.items())):
+        raise JournalError(f"{path}:1: \"seats\" must map each seat to a bot kind, got {seats!r}", 1)
+    return seats
+
+
 def _entry(path: Path, line: int, obj: Any, expected_seq: int) -> Entry:
     if not isinstance(obj, dict):
         raise JournalError(f"{path}:{line}: expected an object, got {type(obj).__name__}", line)
@@ -183,10 +198,15 @@ class Journal:
         self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     @classmethod
-    def create(cls, path: Path, game: str, options: Mapping[str, Any], seed: int | None = None) -> Journal:
+    def create(cls, path: Path, game: str, options: Mapping[str, Any], seed: int | None = None,
+               seats: Mapping[str, str] | None = None) -> Journal:
+        """``seats``: the bot kind of each seat the real table plays itself, kept so that a game resumed
+        after a power cut is played by the same bots (the service restarts without ``--seat``)."""
         header: dict[str, Any] = {"game": game, "options": dict(options)}
         if seed is not None:
             header["seed"] = seed
+        if seats:
+            header["seats"] = dict(seats)
         header["started"] = datetime.now(UTC).isoformat(timespec="seconds")
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")

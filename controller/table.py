@@ -159,9 +159,10 @@ class Opened:
     resumed: bool
 
 
-def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | None) -> Opened:
+def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | None,
+                 seats: Mapping[str, str] | None = None) -> Opened:
     """Resume an unfinished journal at ``path`` (replayed and checked), or start a new one there.
-    ``options`` are the new game's; a resumed game keeps those of its header."""
+    ``options`` and ``seats`` (the bots' kinds) are the new game's; a resumed game keeps its header's."""
     if path.exists() and path.stat().st_size > 0:
         contents = read(path)
         if contents.header["game"] != game:
@@ -173,7 +174,7 @@ def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | Non
             history = _undoable(states, contents)
             return Opened(Journal.resume(path, contents), states[-1], history, True)
         raise JournalError(f"{path}: that game is finished; choose another journal path")
-    return Opened(Journal.create(path, game, options, seed), get_game(game).new_game(**options), [], False)
+    return Opened(Journal.create(path, game, options, seed, seats), get_game(game).new_game(**options), [], False)
 
 
 def _undoable(states: list[GameState], contents: Any) -> list[tuple[GameState, str]]:
@@ -310,23 +311,26 @@ def await_next_game(io: TableIO, path: Path) -> None:
 
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
                 seed: int | None = None, echo: Callable[[Screen], None] | None = None,
-                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None) -> Table:
+                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None,
+                seats: Mapping[str, str] | None = None) -> Table:
     return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed, options=options,
-                       bots=bots)
+                       bots=bots, seats=seats)
 
 
 def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None,
-                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None) -> Table:
+                options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None,
+                seats: Mapping[str, str] | None = None) -> Table:
     """Open (or resume) the journal and put the game's flow, made by its registry entry, on the table.
-    ``bots`` are the seats the table plays itself (seat -> bot), for a game whose flow can seat them; the
-    seats are not journaled, so a resumed game is given them again."""
+    ``bots`` are the seats the table plays itself (seat -> bot), for a game whose flow can seat them, and
+    ``seats`` their kinds, which a new game's journal keeps (``journal.saved_seats``) so that a resume
+    after a power cut can seat the same bots."""
     profile, loop, display = io.profile, io.loop, io.display
     info = get_game(profile.game)
     if info.flow is None:
         raise JournalError(f"{journal_path}: the table has no flow for {info.name}")
     if bots and not info.table_bots:
         raise ValueError(f"the {info.name} flow cannot seat a bot at the table")
-    opened = open_journal(journal_path, profile.game, dict(options or {}), seed)
+    opened = open_journal(journal_path, profile.game, dict(options or {}), seed, seats)
     faults = FaultLog(lambda: opened.journal.seq, loop.clock.now)
 
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,

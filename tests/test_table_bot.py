@@ -6,6 +6,7 @@ referee's fix-up list, and the test moves the magnets as told. The bots are buil
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import subprocess
@@ -15,9 +16,9 @@ from pathlib import Path
 import pytest
 from table_harness import Harness
 
-from controller.cli import UsageError, main, table_bots
+from controller.cli import UsageError, main, resumed_bots, table_bots
 from controller.flows.hannibal import Phase
-from controller.journal import Journal
+from controller.journal import Journal, read
 from controller.table import profile_for
 from engines.base import GameState, Move
 from engines.hannibal import State
@@ -302,3 +303,62 @@ def test_a_game_resumed_while_the_board_follows_the_bot_goes_on(tmp_path: Path) 
     again.move(36, 30)
     again.run(2.0)
     assert again.moves()[-2:] == ["36-30", "30-26"] and "Blue plays 30-26" in again.text
+
+
+def _power_cut_with_blue_to_roll(path: Path) -> None:
+    """A game begun with ``--seat blue=heuristic``: yellow has played its turn when the power goes."""
+    t = Harness(path, bots=table_bots(HANNIBAL, HANNIBAL.seats(), ["blue=heuristic"], None,
+                                      profile_for("hannibal-sim")), seats={"blue": "heuristic"})
+    _yellow_turn(t)
+
+
+def test_the_journal_keeps_the_bots_a_game_began_with(tmp_path: Path) -> None:
+    _power_cut_with_blue_to_roll(tmp_path / "bot.jsonl")
+    assert read(tmp_path / "bot.jsonl").header["seats"] == {"blue": "heuristic"}
+    people = Harness(tmp_path / "people.jsonl")
+    _yellow_turn(people)
+    assert "seats" not in read(tmp_path / "people.jsonl").header  # people only: the header is as it always was
+
+
+def test_a_resume_without_seat_plays_the_bots_the_game_began_with(tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "game.jsonl"
+    _power_cut_with_blue_to_roll(path)
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], None, profile_for("hannibal-sim"))  # the service
+    assert "resumed with the bots the game began with: blue=heuristic" in caplog.text
+    again = Harness(path, bots=bots, set_up=False)
+    for loc, (_, n) in State.from_json(again.journal()[-1]["state"]).occupancy().items():
+        again.board.place(again.cell(loc), n)
+    again.run(1.0)
+    assert again.phase is Phase.ROLL and "Blue: press ROLL" in again.text
+    again.press("ROLL")  # anyone presses it: blue is still the bot's
+    assert _follow_the_bot(again) and again.journal()[-1]["player"] == "blue"
+
+
+def test_seat_on_resume_overrides_the_saved_bots_and_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "game.jsonl"
+    _power_cut_with_blue_to_roll(path)
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, ["blue=random"], None, profile_for("hannibal-sim"))
+    assert set(bots) == {"blue"} and type(bots["blue"]).__name__ == "RandomBot"
+    assert "--seat blue=random: the game began with blue=heuristic; playing as --seat says" in caplog.text
+
+
+@pytest.mark.parametrize(("seats", "message"), [
+    ({"blue": 3}, '"seats" must map each seat to a bot kind'),
+    ({"green": "mcts"}, "the saved seats cannot be played"),
+    ({"blue": "deep-blue"}, "the saved seats cannot be played"),
+])
+def test_saved_seats_that_cannot_be_played_leave_the_game_to_people(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                                    seats: dict[str, object], message: str) -> None:
+    path = tmp_path / "game.jsonl"
+    _power_cut_with_blue_to_roll(path)
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0]) | {"seats": seats}  # edited by hand
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    assert resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], None, profile_for("hannibal-sim")) == {}
+    assert message in caplog.text and "people play every seat" in caplog.text
+    again = Harness(path, set_up=False)  # the game itself resumes, people at both seats
+    assert again.moves() == ["R1,5", "12-17", "0-1"] and again.phase is Phase.SETUP
