@@ -17,15 +17,17 @@ import pytest
 from PIL import Image, ImageChops
 
 from controller.cli import main
-from controller.demo import run_demo
+from controller.demo import make_bot, run_demo
 from controller.dice import Dice
 from controller.flows.cannonball import Phase
+from controller.journal import Journal
 from controller.table import build_table, load_backend, profile_for
 from engines.base import sample_chance
 from engines.cannonball import BOX_NAMES, GATES, State
-from engines.cannonball.board import OWN_GATES, SECTION_BOXES, SECTION_OF
+from engines.cannonball.board import GATE_SECTION, OWN_GATES, SECTION_BOXES, SECTION_OF
 from engines.cannonball.moves import CannonMove, Spin, Step, Tnt
 from engines.cannonball.paths import nearest_walk
+from engines.registry import get_game
 from sim_hardware.cannonball_players import SLIPS
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -383,3 +385,70 @@ def test_play_cannonball_sim_at_the_terminal(tmp_path: Path) -> None:
     assert moves[0].startswith("spin blue ") and moves[1].startswith("spin gray ")
     assert "Gray spins..." in result.stdout and result.stdout.count("Set up the board") < 20
     assert f"game saved in {path}" in result.stdout
+
+
+GATE_TNT_SEED = 18  # heuristic self-play in which gray wins by TNT under blue's north gate
+
+
+def _journal_before_gate_tnt(path: Path) -> str:
+    """Heuristic bots play seed ``GATE_TNT_SEED`` in the engine until the turn in which one lays TNT under a
+    gate; the moves before that turn are written as the table journals them. Returns the gate's name."""
+    info = get_game("cannonball")
+    options = info.options(sim=True)
+    s = info.new_game(**options)
+    assert isinstance(s, State)
+    bots = {p: make_bot("heuristic", random.Random(f"{GATE_TNT_SEED}:{p}")) for p in s.players}
+    chance = random.Random(GATE_TNT_SEED)
+    played: list[tuple[str, str, dict[str, Any]]] = []
+    turn_start = 0
+    while not s.is_over():
+        if s.phase == "turn":  # a turn begins: march, a gate, a shot...
+            turn_start = len(played)
+        player = s.current_player
+        move = sample_chance(s, chance) if player is None else bots[player].choose(s)
+        if isinstance(move, Tnt) and move.end < 0:
+            journal = Journal.create(path, "cannonball", options)
+            for entry in played[:turn_start]:
+                journal.append(*entry)
+            journal.close()
+            return GATES[move.gate]
+        s.apply(move)
+        played.append((player or "chance", str(move), s.to_json()))
+    pytest.fail(f"seed {GATE_TNT_SEED}: no TNT under a gate any more; pick a seed where the bots lay one")
+
+
+def test_tnt_under_a_closed_gate_wins_when_two_troopers_leave(tmp_path: Path) -> None:
+    """The digest's gate TNT at the table: five troopers in the enemy gate section, its gate closed; TNT laid
+    from the march menu (cases are not sensed), two troopers walked out by hand, the march ended: the gate is
+    destroyed and the layer wins."""
+    journal = tmp_path / "gate.jsonl"
+    gate = _journal_before_gate_tnt(journal)
+    t = CannonTable(journal)
+    try:
+        g = t.flow.game
+        layer = g.to_move
+        section = GATE_SECTION[GATES.index(gate)]
+        assert g.to_json()["gates"][gate] == "closed" and len(_boxes(t, section, layer)) >= 5
+        assert t.flow.phase is Phase.MENU, t.text
+        t.pick("march")
+        t.press("SPIN")
+        t.run(2.0)
+        assert t.flow.game.budget and t.flow.game.budget >= 2, "the table's spinner must allow two steps"
+        t.press("OK")  # the board shows the position: OK opens the march menu
+        t.pick(f"tnt gate {gate}")
+        assert t.moves()[-1] == f"tnt gate {gate}" and t.flow.phase is Phase.MARCH, t.text
+        for _ in range(2):  # two of the layer's troopers leave the section, by hand
+            out = next(m for m in t.flow.game.legal_moves()
+                       if isinstance(m, Step) and SECTION_OF[m.src] == section != SECTION_OF[m.dst])
+            t.lift(f"box:{BOX_NAMES[out.src]}")
+            t.place(f"box:{BOX_NAMES[out.dst]}")
+            assert t.moves()[-1] == str(out), t.text
+        assert len(_boxes(t, section, layer)) <= 3
+        t.press("OK")
+        t.pick("end")
+        after = t.flow.game.to_json()
+        winner = t.flow.game.players[layer]
+        assert t.moves()[-1] == "end" and after["gates"][gate] == "destroyed" and after["winner"] == winner
+        assert f"{winner.capitalize()} wins!" in t.text and "Game over" in t.text, t.text  # no board left to fix
+    finally:
+        t.close()
