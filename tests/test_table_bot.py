@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reading_clock import TICK, ReadingClock
 from table_harness import Harness
 
 from controller.cli import UsageError, main, resumed_bots, table_bots
@@ -24,23 +25,8 @@ from engines.base import GameState, Move
 from engines.hannibal import State
 from engines.registry import get_game
 
-TICK = 1 / 128  # seconds the bot's fake clock moves at each reading (exact in binary: no rounding at the deadline)
 BUDGET_MS = 125  # 16 ticks: half of the 32 iterations MCTS would search without a budget
 HANNIBAL = get_game("hannibal")
-
-
-class ReadingClock:
-    """The bot's monotonic clock, moving ``TICK`` forward each time it is read (and counting the readings),
-    so the search meets its deadline without the test waiting on the wall clock."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.reads += 1
-        self.now += TICK
-        return self.now
 
 
 class Scripted:

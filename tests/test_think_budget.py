@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from reading_clock import TICK, ReadingClock
 
 from controller.cli import UsageError, main, think_budget
 from engines import hannibal, scipio
@@ -20,22 +21,6 @@ from hw_config import load_profile
 
 PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
 GOOD = (PROFILES / "hannibal.toml").read_text()
-TICK = 1 / 128  # seconds the fake clock moves at each reading (exact in binary: no rounding at the deadline)
-
-
-class FakeClock:
-    """Moves ``TICK`` forward each time it is read, so it counts the readings too."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.reads += 1
-        self.now += TICK
-        return self.now
-
-
 def _decision(state: GameState, seed: int = 1) -> GameState:
     rng = random.Random(seed)
     while state.current_player is None:
@@ -44,7 +29,7 @@ def _decision(state: GameState, seed: int = 1) -> GameState:
 
 
 def test_the_search_stops_when_the_budget_is_spent() -> None:
-    clock = FakeClock()
+    clock = ReadingClock()
     bot = MCTSBot(random.Random(1), iterations=10_000, think_ms=8 * TICK * 1000, clock=clock)
     state = _decision(hannibal.new_game())
     bot.choose(state)
@@ -54,7 +39,7 @@ def test_the_search_stops_when_the_budget_is_spent() -> None:
 
 
 def test_each_determinization_gets_its_share_and_at_least_one_iteration() -> None:
-    clock = FakeClock()
+    clock = ReadingClock()
     bot = MCTSBot(random.Random(1), iterations=10_000, think_ms=1, clock=clock, determinizations=4)
     state = _decision(scipio.new_game())
     state.apply(state.legal_moves()[0])  # Rome's organisation is in: Carthage decides over four worlds
@@ -65,14 +50,14 @@ def test_each_determinization_gets_its_share_and_at_least_one_iteration() -> Non
 def test_a_budget_never_reached_changes_nothing() -> None:
     state = _decision(hannibal.new_game(), seed=3)
     fixed = MCTSBot(random.Random(7), iterations=32).choose(state.clone())
-    clock = FakeClock()
+    clock = ReadingClock()
     budgeted = MCTSBot(random.Random(7), iterations=32, think_ms=60_000, clock=clock).choose(state.clone())
     assert budgeted == fixed
     assert clock.reads == 32  # read, but the iteration count decided
 
 
 def test_without_a_budget_the_clock_is_never_read() -> None:
-    clock = FakeClock()
+    clock = ReadingClock()
     MCTSBot(random.Random(1), iterations=16, clock=clock).choose(_decision(hannibal.new_game()))
     assert clock.reads == 0  # demos and tests: the same seed is the same game, however fast the machine
 
