@@ -70,48 +70,51 @@ def _chunk_tables() -> tuple[list[list[list[tuple[Step, ...]]]], list[list[dict[
     Forward: one tuple per byte of the landing mask (index ``k * 256 + byte``), so that generation turns
     a whole distance into at most seven lookups instead of one step per landing square -- 15 moves a
     decision made one by one were most of a decision's time. Backward moves land only on the nine
-    camps, so they are keyed by the whole camp mask (512 subsets). Each tuple is built from the one
-    without its lowest square; 43,000 shared tuples, about 3 MB, built in a few milliseconds.
+    camps, so they are keyed by the whole camp mask (512 subsets). Subsets are built by doubling: the
+    ones with a square are the ones without it, that square's move appended (a square no move lands on
+    shares the tuples without it). 43,000 tuples, about 3 MB, built at import.
     """
     forward: list[list[list[tuple[Step, ...]]]] = [[[] for _ in range(13)] for _ in PLAYERS]
     backward: list[list[dict[int, tuple[Step, ...]]]] = [[{} for _ in range(13)] for _ in PLAYERS]
-    camp_subsets = [0]
-    for c in CAMPS:
-        camp_subsets += [m | 1 << c for m in camp_subsets]
     for p, sign in enumerate(_SIGN):
         for n in range(1, 13):
-            table = forward[p][n] = [()] * (_BYTES * 256)
+            def move(dst: int, n: int = n, sign: int = sign) -> tuple[Step, ...]:
+                src = dst - sign * n
+                return (PIECE_MOVES[src][dst],) if 0 <= src <= LAST and dst <= LAST else ()
+
+            table = forward[p][n]
             for k in range(_BYTES):
-                for byte in range(1, 256):
-                    low = byte & -byte
-                    dst, src = 8 * k + low.bit_length() - 1, 8 * k + low.bit_length() - 1 - sign * n
-                    rest = table[k * 256 + (byte ^ low)]
-                    ok = 0 <= src <= LAST and dst <= LAST
-                    table[k * 256 + byte] = (PIECE_MOVES[src][dst], *rest) if ok else rest
-            backs = backward[p][n]
-            for mask in sorted(camp_subsets):
-                backs[mask] = tuple(PIECE_MOVES[dst + sign * n][dst] for dst in CAMPS
-                                    if mask >> dst & 1 and 0 <= dst + sign * n <= LAST)
+                chunk: list[tuple[Step, ...]] = [()]
+                for bit in range(8):
+                    landing = move(8 * k + bit)
+                    chunk += [t + landing for t in chunk]
+                table += chunk
+            masks: list[int] = [0]
+            tuples: list[tuple[Step, ...]] = [()]
+            for camp in CAMPS:
+                landing = move(camp, -n)
+                masks += [m | 1 << camp for m in masks]
+                tuples += [t + landing for t in tuples]
+            backward[p][n] = dict(zip(masks, tuples, strict=True))
     return forward, backward
 
 
 _BYTES: Final = (POSITIONS + 7) // 8
 _FORWARD, _BACKWARD = _chunk_tables()
-_LIFT: Final = 12  # the largest distance: lifting a mask by it first makes every shift a right shift
+_LIFT: Final = 12  # the largest distance: from a mask lifted by it, both directions are right shifts
 
 
-def _plans() -> list[dict[tuple[int, ...], tuple[tuple[tuple[int, int, list[tuple[Step, ...]],
-                                                              dict[int, tuple[Step, ...]]], ...], tuple[int, ...]]]]:
-    """Per player and unused dice: per distance (I-1) the right shifts that give the forward and the
-    backward landing squares of a mask lifted as ``_lift`` says, with that distance's chunk tables;
-    then the stack sizes that may move, signed like the board, so stacks are matched without a sign
-    flip. One lookup per generation instead of one per table."""
+def _plans() -> list[dict[tuple[int, ...], tuple[tuple[int, int, list[tuple[Step, ...]], dict[int, tuple[Step, ...]]],
+                                                  ...]]]:
+    """Per player and unused dice, per distance (I-1): the right shifts that give the forward and the
+    backward landing squares of the player's mask lifted by ``_LIFT`` (both directions are then right
+    shifts of one mask), with that distance's chunk tables: one lookup per generation."""
     plans: list[dict[tuple[int, ...], Any]] = [{}, {}]
     for dice, dists in _DISTS.items():
-        for p, sign in enumerate(_SIGN):
-            shifts = [(_LIFT - n, n) if p == 0 else (n, _LIFT - n) for n in dists]
-            plans[p][dice] = (tuple((fwd, back, _FORWARD[p][n], _BACKWARD[p][n]) for n, (fwd, back)
-                                    in zip(dists, shifts, strict=True)), tuple(sign * n for n in dists))
+        for p in range(len(PLAYERS)):
+            shifts = [(_LIFT - n, _LIFT + n) if p == 0 else (_LIFT + n, _LIFT - n) for n in dists]
+            plans[p][dice] = tuple((fwd, back, _FORWARD[p][n], _BACKWARD[p][n])
+                                   for n, (fwd, back) in zip(dists, shifts, strict=True))
     return plans
 
 
@@ -275,12 +278,10 @@ class State:
         ext = out.extend
         ok = _ALL ^ blocked
         ok_camp = _CAMP_MASK & ok
-        lifted = own << _LIFT
-        ahead, behind = (lifted, own) if p == 0 else (own, lifted)  # yellow moves up the track, blue down
-        distances, sizes = _PLANS[p][self._dice]
-        for fwd, back, table, backs in distances:
-            land = (ahead >> fwd) & ok
-            if land:
+        lifted = own << _LIFT  # yellow moves up the track, blue down: both by right shifts of this
+        for fwd, back, table, backs in _PLANS[p][self._dice]:
+            land = (lifted >> fwd) & ok
+            if land:  # the seven bytes written out: a loop over them costs more than their lookups
                 c0, c1, c2, c3, c4, c5, c6 = land.to_bytes(_BYTES, "little")
                 if c0:
                     ext(table[c0])
@@ -296,17 +297,20 @@ class State:
                     ext(table[c5 + 1280])
                 if c6:
                     ext(table[c6 + 1536])
-            land = (behind >> back) & ok_camp
+            land = (lifted >> back) & ok_camp
             if land:  # backward only onto a camp; the goal is never behind
                 ext(backs[land])
         stacks = own & self._multi & _CAMP_MASK
         if stacks:
             board = self._board
+            sign = _SIGN[p]
+            goal = BASE[1 - p]
+            dists = _DISTS[self._dice]
             for src in _CAMPS_IN[stacks]:
-                count = board[src]
-                if count in sizes:
+                count = board[src] * sign
+                if count in dists:
                     for dst, move in _STACK_TARGETS[p][src]:  # I-2: either of the next two camps, either way
-                        if -board[dst] * count < count * count or dst == BASE[1 - p]:
+                        if dst == goal or -board[dst] * sign < count:
                             out.append(move)
         return out
 
