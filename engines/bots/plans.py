@@ -31,6 +31,7 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     ends: dict[object, Plan] = {}
     seen: set[object] = set()
     frontier: list[Plan] = [([], state)]
+    push, mark = frontier.append, seen.add  # bound once: the loop runs for every position of every plan
     expanded = 0
     while frontier and expanded < limit:
         seq, s = frontier.pop()
@@ -38,10 +39,11 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
         for move, t in successors(s):
             key = t.key()
             if t.current_player != player:
-                ends.setdefault(key, ([*seq, move], t))
+                if key not in ends:  # the first sequence found stands; later ones are not built
+                    ends[key] = ([*seq, move], t)
             elif key not in seen:
-                seen.add(key)
-                frontier.append(([*seq, move], t))
+                mark(key)
+                push(([*seq, move], t))
     for seq, s in frontier:  # cut off by the limit: judge them as they stand
         ends.setdefault(s.key(), (seq, s))
     return list(ends.values())

@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import permutations, product
 from typing import Final
 
-from engines.scipio.moves import Order, org
+from engines.scipio.moves import PASS, Order, draw, org
 from engines.scipio.rules import ARMIES, CARDS, FIELDS, TOKENS, field_formations, other
 from engines.scipio.state import State
 
@@ -226,10 +226,12 @@ def candidates(state: State) -> Sequence[Order]:
     falls on other fields): dropping them changes no choice and cuts the plans to weigh several times. Not
     when damage still to come cannot be taken: then the game is decided whatever the split, every split is
     worth the same, and all stay, as ties do."""
-    player = state.current_player
-    if state.step == "org" and player is not None:
+    player, step = state.current_player, state.step
+    if step == "offer" and player is not None:
+        return _ANSWERS[player]
+    if step == "org" and player is not None:
         return [org(player, counts) for counts in BALANCED]
-    if state.step == "remove" and player is not None and not _fatal_damage_ahead(state):
+    if step == "remove" and player is not None and not _fatal_damage_ahead(state):
         field, _, amount, _ = state.plan[0]
         troops = state.troops[player]
         assert troops is not None
@@ -243,6 +245,10 @@ def candidates(state: State) -> Sequence[Order]:
         return least
     return [m for m in state.legal_moves() if isinstance(m, Order)]
 
+
+_ANSWERS: Final = {army: (draw(army), PASS) for army in ARMIES}
+"""``candidates`` of the draw offer, as ``legal_moves`` lists them: whole-turn planning meets the offer after
+nearly every removal."""
 
 _LEAST_RISK: dict[tuple[str, str, int, int, int], tuple[Order, ...]] = {}
 """``candidates`` of a removal by (army, field, damage, tokens in the field's two formations): whole-turn

@@ -125,17 +125,19 @@ class State:
 
     @property
     def current_player(self) -> str | None:
+        """Who decides now (``None``: chance or the end). The steps whole-turn planning meets most are asked
+        first: bots ask this for every position they reach."""
         s = self.step
-        if s in ("over", "tiles", "card"):
-            return None
-        if s == "org":
-            return "rome" if self.troops["rome"] is None else "carthage"
         if s == "place":
             return "rome" if self.placed["rome"] is None else "carthage"
         if s == "remove":
             return self.plan[0][1]
         if s == "offer":
             return self._more_removed()
+        if s in ("over", "tiles", "card"):
+            return None
+        if s == "org":
+            return "rome" if self.troops["rome"] is None else "carthage"
         assert self.drawer is not None
         return other(self.drawer) if s == "deserter" else self.drawer
 
