@@ -71,8 +71,25 @@ def _removals(army: str, field: str, amount: int, first: int, second: int) -> tu
                  if x < first and amount - x < second)
 
 
+def _versus(mine: int, theirs: int) -> int:
+    """How a card fares against the opponent's in one field, all ``plan_damage`` reads of the pair: 0 equal,
+    1 lower, 2 lower with the opponent's shield break, 3 higher, 4 higher with a shield break of its own."""
+    if mine == theirs:
+        return 0
+    if mine < theirs:
+        return 2 if theirs >= 2 * mine else 1
+    return 4 if mine >= 2 * theirs else 3
+
+
+_VERSUS: Final = {theirs: {mine: _versus(mine, theirs) for mine in CARDS} for theirs in CARDS}
+"""``_versus`` by the opponent's card, then by one's own. Why: placements whose cards fare alike in every field
+deal the same damage (the troops and tiles being the same), so ``State.successors`` works each out once."""
+
+
 _CardsKey = tuple[int, ...]
 """One army's hand, or its placed or shown cards, in ``State.key``."""
+_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...]]
+"""A removal's troops, tokens removed and the key's troops after it (``State._splits``)."""
 _NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
 _FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
@@ -94,7 +111,8 @@ class State:
     changes): bots clone a position for every move they weigh, and a clone can then share all of them,
     and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
     first use); code that edits the containers by hand must not use the position's key afterwards, nor
-    the bots' evaluation (``engines.scipio.heuristic`` remembers its last values by container).
+    ``successors`` or the bots' evaluation (``_SPLITS`` and ``engines.scipio.heuristic`` remember what they
+    worked out by container).
     """
 
     __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
@@ -511,25 +529,15 @@ class State:
                 out.append((move, t))
             return out
         if step == "remove":  # ``_do_remove``, with what every split shares worked out once
-            field, remover, _, _ = self.plan[0]
-            i, j = field_formations(field)
-            troops, index = self._troops(remover), ARMIES.index(remover)
-            troops_key = cast(tuple[object, ...], parent[3])
-            rest, taken = self.plan[1:], self.removed[remover]  # ``rest`` shared: never changed in place
-            for move in moves:
-                from_i, from_j = move.nums
+            rest, splits = self._splits(moves, cast(tuple[object, ...], parent[3]))
+            for move, (troops_after, removed, troops_key) in zip(moves, splits, strict=True):
                 t = self.clone()
-                left = troops[:]
-                left[i] -= from_i
-                left[j] -= from_j
-                t.troops = {**self.troops, remover: left}
-                t.removed = {**self.removed, remover: taken + from_i + from_j}
-                t.plan = rest
+                t.troops, t.removed, t.plan = troops_after, removed, rest
                 t._next_damage()
-                t._key = t._key_after(parent, (*troops_key[:index], tuple(left), *troops_key[index + 1:]), parent[4],
-                                      parent[5])
+                t._key = t._key_after(parent, troops_key, parent[4], parent[5])
                 out.append((move, t))
             return out
+        _SPLITS.clear()  # a new turn's placements: the removals remembered so far were of other turns
         army = self.current_player
         assert army is not None
         index = ARMIES.index(army)
@@ -541,6 +549,8 @@ class State:
             field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
             first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
             removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
+            versus_y, versus_p, versus_g = (_VERSUS[card] for card in first_cards)
+            plans: dict[tuple[int, int, int], list[DamageStep]] = {}  # by the placement's ``_VERSUS`` per field
         for move in moves:
             nums = move.nums
             cards, left, left_key = placements[nums]
@@ -553,13 +563,49 @@ class State:
                 t._key = (*parent[:4], hands, placed, *parent[6:])
             else:  # ``_reveal``
                 t._key = None
-                t.plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
-                    plan_damage(nums, first_cards, *field_troops, tiles_)
+                y, p, g = nums
+                versus = versus_y[y], versus_p[p], versus_g[g]
+                plan = plans.get(versus)
+                if plan is None:  # one list per damage dealt, shared by the placements dealing it
+                    plan = plans[versus] = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
+                        plan_damage(nums, first_cards, *field_troops, tiles_)
+                t.plan = plan
                 t.removed = removed
                 t._next_damage()
                 t._key = t._key_after(parent, parent[3], hands, placed)
             out.append((move, t))
         return out
+
+    def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]) -> tuple[list[DamageStep], list[_Split]]:
+        """For a removal step, the damage left and, per split in ``moves``, the troops, the tokens removed and
+        the key's troops after it (``troops_key``: the key's troops now), as ``_do_remove`` leaves them.
+
+        Why remembered (``_SPLITS``): a turn's placements that deal the same damage share their troops, their
+        damage plan (see ``successors``) and what was removed, so whole-turn planning asks for the very same
+        removals after each of them; the positions after them can then share these containers in turn, which
+        never change in place."""
+        troops_now, plan, removed_now = self.troops, self.plan, self.removed
+        memo_key = (id(troops_now), id(plan), id(removed_now), id(moves))
+        known = _SPLITS.get(memo_key)
+        if known is not None:
+            return known[1], known[2]
+        field, remover, _, _ = plan[0]
+        i, j = field_formations(field)
+        troops, index = self._troops(remover), ARMIES.index(remover)
+        taken = removed_now[remover]
+        splits: list[_Split] = []
+        for move in moves:
+            from_i, from_j = move.nums
+            left = troops[:]
+            left[i] -= from_i
+            left[j] -= from_j
+            splits.append(({**troops_now, remover: left}, {**removed_now, remover: taken + from_i + from_j},
+                           (*troops_key[:index], tuple(left), *troops_key[index + 1:])))
+        if len(_SPLITS) >= _SPLITS_LIMIT:
+            _SPLITS.clear()
+        rest = plan[1:]
+        _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, splits)  # holds them: no id reused
+        return rest, splits
 
     def _key_after(self, parent: tuple[object, ...], troops: object, hands: object,
                    placed: object) -> tuple[object, ...]:
@@ -650,6 +696,13 @@ class State:
         _check(s)
         return s
 
+
+_SPLITS: dict[tuple[int, int, int, int], tuple[tuple[object, ...], list[DamageStep], list[_Split]]] = {}
+"""``State._splits`` by the identity of the troops, damage plan, removed tokens and moves it was asked for,
+each entry holding those objects (so their identities are not reused while it lives). Emptied as a new turn's
+placements are weighed, and at ``_SPLITS_LIMIT`` entries: its use is within one whole-turn search, and what it
+holds stays alive only that long."""
+_SPLITS_LIMIT: Final = 4096
 
 _APPLY: Final[dict[str, Callable[[State, Order], None]]] = {
     "org": State._do_org, "tiles": State._do_tiles, "place": State._do_place, "remove": State._do_remove,
