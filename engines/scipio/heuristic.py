@@ -258,7 +258,28 @@ planning weighs the same removal after many placements. At most 2 x 3 x 4 x 34 x
 def successors(state: State) -> list[tuple[Order, State]]:
     """The bots' candidates with the position after each (the registry's ``successors`` hook): the same
     positions as applying them one by one, built faster (see ``State.successors``)."""
+    step = state.step
+    if step == "remove":  # the candidates depend on the troops and the damage plan alone
+        troops, plan = state.troops, state.plan
+        known = _REMOVALS.get((id(troops), id(plan)))
+        if known is not None:
+            return state.successors(known[2])
+        moves = candidates(state)
+        if len(_REMOVALS) >= _REMOVALS_LIMIT:
+            _REMOVALS.clear()
+        _REMOVALS[id(troops), id(plan)] = (troops, plan, moves)  # holds them: no identity reused
+        return state.successors(moves)
+    if step == "place":
+        _REMOVALS.clear()  # a new turn: the removals remembered so far were of other turns
     return state.successors(candidates(state))
+
+
+_REMOVALS: dict[tuple[int, int], tuple[object, object, Sequence[Order]]] = {}
+"""``candidates`` of a removal by the identity of the troops and damage plan it was worked out for (each entry
+holds them). Why: the placements of a turn that deal the same damage share those containers (see
+``State.successors``), so whole-turn planning asks for the same removals after each of them. Emptied as a new
+turn's placements are weighed and at ``_REMOVALS_LIMIT`` entries: it lives for one whole-turn search."""
+_REMOVALS_LIMIT: Final = 4096
 
 
 def _fatal_damage_ahead(state: State) -> bool:

@@ -88,8 +88,9 @@ deal the same damage (the troops and tiles being the same), so ``State.successor
 
 _CardsKey = tuple[int, ...]
 """One army's hand, or its placed or shown cards, in ``State.key``."""
-_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...]]
-"""A removal's troops, tokens removed and the key's troops after it (``State._splits``)."""
+_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...], str | None]
+"""A removal's troops, tokens removed and the key's troops after it, and the army that loses as the next damage
+step is asked for, if one does (``State._splits``)."""
 _NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
 _FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
@@ -530,10 +531,15 @@ class State:
             return out
         if step == "remove":  # ``_do_remove``, with what every split shares worked out once
             rest, splits = self._splits(moves, cast(tuple[object, ...], parent[3]))
-            for move, (troops_after, removed, troops_key) in zip(moves, splits, strict=True):
+            for move, (troops_after, removed, troops_key, loser) in zip(moves, splits, strict=True):
                 t = self.clone()
                 t.troops, t.removed, t.plan = troops_after, removed, rest
-                t._next_damage()
+                if rest:  # ``_next_damage`` with its check worked out in ``_splits``
+                    t.step = "remove"
+                    if loser is not None:
+                        t._lose(loser)
+                else:
+                    t._next_damage()
                 t._key = t._key_after(parent, troops_key, parent[4], parent[5])
                 out.append((move, t))
             return out
@@ -578,7 +584,8 @@ class State:
 
     def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]) -> tuple[list[DamageStep], list[_Split]]:
         """For a removal step, the damage left and, per split in ``moves``, the troops, the tokens removed and
-        the key's troops after it (``troops_key``: the key's troops now), as ``_do_remove`` leaves them.
+        the key's troops after it (``troops_key``: the key's troops now), as ``_do_remove`` leaves them, and the
+        army that cannot take the next damage step after it (``None``: none, or no step left).
 
         Why remembered (``_SPLITS``): a turn's placements that deal the same damage share their troops, their
         damage plan (see ``successors``) and what was removed, so whole-turn planning asks for the very same
@@ -593,17 +600,26 @@ class State:
         i, j = field_formations(field)
         troops, index = self._troops(remover), ARMIES.index(remover)
         taken = removed_now[remover]
+        rest = plan[1:]
         splits: list[_Split] = []
         for move in moves:
             from_i, from_j = move.nums
             left = troops[:]
             left[i] -= from_i
             left[j] -= from_j
-            splits.append(({**troops_now, remover: left}, {**removed_now, remover: taken + from_i + from_j},
-                           (*troops_key[:index], tuple(left), *troops_key[index + 1:])))
+            troops_after = {**troops_now, remover: left}
+            loser = None
+            if rest:  # the next damage step cannot be taken: its army loses (``_next_damage``)
+                next_field, next_army, amount, _ = rest[0]
+                next_troops = troops_after[next_army]
+                assert next_troops is not None
+                k, m = field_formations(next_field)
+                if amount > next_troops[k] + next_troops[m] - 2:
+                    loser = next_army
+            splits.append((troops_after, {**removed_now, remover: taken + from_i + from_j},
+                           (*troops_key[:index], tuple(left), *troops_key[index + 1:]), loser))
         if len(_SPLITS) >= _SPLITS_LIMIT:
             _SPLITS.clear()
-        rest = plan[1:]
         _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, splits)  # holds them: no id reused
         return rest, splits
 
