@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
 from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
@@ -88,9 +88,9 @@ deal the same damage (the troops and tiles being the same), so ``State.successor
 
 _CardsKey = tuple[int, ...]
 """One army's hand, or its placed or shown cards, in ``State.key``."""
-_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...], str | None]
-"""A removal's troops, tokens removed and the key's troops after it, and the army that loses as the next damage
-step is asked for, if one does (``State._splits``)."""
+_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...], tuple[int, ...], str | None]
+"""A removal's troops and tokens removed, the key's troops and tokens removed after it, and the army that loses
+as the next damage step is asked for, if one does (``State._splits``)."""
 _NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
 _FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
@@ -520,7 +520,7 @@ class State:
                 _APPLY[move.kind](t, move)
                 out.append((move, t))
             return out
-        parent = self.key()
+        parent: tuple[Any, ...] = self.key()  # its parts' types are ``key``'s
         if step == "offer":  # draw, or pass and end the phase
             for move in moves:
                 t = self.clone()
@@ -530,17 +530,19 @@ class State:
                 out.append((move, t))
             return out
         if step == "remove":  # ``_do_remove``, with what every split shares worked out once
-            rest, splits = self._splits(moves, cast(tuple[object, ...], parent[3]))
-            for move, (troops_after, removed, troops_key, loser) in zip(moves, splits, strict=True):
+            rest, rest_key, splits = self._splits(moves, parent[3])
+            for move, (troops_after, removed, troops_key, removed_key, loser) in zip(moves, splits, strict=True):
                 t = self.clone()
                 t.troops, t.removed, t.plan = troops_after, removed, rest
-                if rest:  # ``_next_damage`` with its check worked out in ``_splits``
+                if rest:  # ``_next_damage`` with its check worked out in ``_splits``, and ``_key_after``'s key
                     t.step = "remove"
                     if loser is not None:
                         t._lose(loser)
+                    t._key = (t.step, parent[1], parent[2], troops_key, parent[4], parent[5], rest_key, removed_key,
+                              t.drawer, parent[9], t._winner, parent[11])
                 else:
                     t._next_damage()
-                t._key = t._key_after(parent, troops_key, parent[4], parent[5])
+                    t._key = t._key_after(parent, troops_key, parent[4], parent[5])
                 out.append((move, t))
             return out
         _SPLITS.clear()  # a new turn's placements: the removals remembered so far were of other turns
@@ -548,7 +550,7 @@ class State:
         assert army is not None
         index = ARMIES.index(army)
         placements = _placements_of(tuple(self.hands[army]))
-        hands_key, placed_key = cast(tuple[_CardsKey, ...], parent[4]), cast(tuple[_CardsKey, ...], parent[5])
+        hands_key, placed_key = parent[4], parent[5]
         first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
         if first is not None:  # what ``_reveal`` reads, the same for every placement
             r, c = self._troops("rome"), self._troops("carthage")
@@ -582,10 +584,12 @@ class State:
             out.append((move, t))
         return out
 
-    def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]) -> tuple[list[DamageStep], list[_Split]]:
-        """For a removal step, the damage left and, per split in ``moves``, the troops, the tokens removed and
-        the key's troops after it (``troops_key``: the key's troops now), as ``_do_remove`` leaves them, and the
-        army that cannot take the next damage step after it (``None``: none, or no step left).
+    def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]
+                ) -> tuple[list[DamageStep], tuple[DamageStep, ...], list[_Split]]:
+        """For a removal step, the damage left (and as the key holds it) and, per split in ``moves``, the troops,
+        the tokens removed and the key's troops and tokens removed after it (``troops_key``: the key's troops
+        now), as ``_do_remove`` leaves them, and the army that cannot take the next damage step after it
+        (``None``: none, or no step left).
 
         Why remembered (``_SPLITS``): a turn's placements that deal the same damage share their troops, their
         damage plan (see ``successors``) and what was removed, so whole-turn planning asks for the very same
@@ -595,7 +599,7 @@ class State:
         memo_key = (id(troops_now), id(plan), id(removed_now), id(moves))
         known = _SPLITS.get(memo_key)
         if known is not None:
-            return known[1], known[2]
+            return known[1], known[2], known[3]
         field, remover, _, _ = plan[0]
         i, j = field_formations(field)
         troops, index = self._troops(remover), ARMIES.index(remover)
@@ -616,19 +620,21 @@ class State:
                 k, m = field_formations(next_field)
                 if amount > next_troops[k] + next_troops[m] - 2:
                     loser = next_army
-            splits.append((troops_after, {**removed_now, remover: taken + from_i + from_j},
-                           (*troops_key[:index], tuple(left), *troops_key[index + 1:]), loser))
+            removed = {**removed_now, remover: taken + from_i + from_j}
+            splits.append((troops_after, removed, (*troops_key[:index], tuple(left), *troops_key[index + 1:]),
+                           tuple(removed.values()), loser))
         if len(_SPLITS) >= _SPLITS_LIMIT:
             _SPLITS.clear()
-        _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, splits)  # holds them: no id reused
-        return rest, splits
+        rest_key = tuple(rest)
+        _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, rest_key, splits)  # holds them: no id reused
+        return rest, rest_key, splits
 
-    def _key_after(self, parent: tuple[object, ...], troops: object, hands: object,
+    def _key_after(self, parent: tuple[Any, ...], troops: object, hands: object,
                    placed: object) -> tuple[object, ...]:
         """This position's key, built from the key of the position one placement, removal or answer to the
         draw offer before it and the key's parts for the troops, hands and placed cards it has now (what
         ``key`` would compute: the phase goes on, or it ends as ``_end_phase`` ends it)."""
-        step, rare, removed = self.step, cast(tuple[object, ...], parent[11]), tuple(self.removed.values())
+        step, rare, removed = self.step, parent[11], tuple(self.removed.values())
         if step in ("remove", "offer", "card", "over"):  # the phase goes on
             return (step, parent[1], parent[2], troops, hands, placed, tuple(self.plan), removed, self.drawer,
                     parent[9], self._winner, rare)
@@ -713,7 +719,8 @@ class State:
         return s
 
 
-_SPLITS: dict[tuple[int, int, int, int], tuple[tuple[object, ...], list[DamageStep], list[_Split]]] = {}
+_SPLITS: dict[tuple[int, int, int, int],
+              tuple[tuple[object, ...], list[DamageStep], tuple[DamageStep, ...], list[_Split]]] = {}
 """``State._splits`` by the identity of the troops, damage plan, removed tokens and moves it was asked for,
 each entry holding those objects (so their identities are not reused while it lives). Emptied as a new turn's
 placements are weighed, and at ``_SPLITS_LIMIT`` entries: its use is within one whole-turn search, and what it
