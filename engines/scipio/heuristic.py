@@ -109,8 +109,11 @@ def _expected_after_placement(state: State, army: str, troops: dict[str, list[in
     return context.expected(tuple(map(mine.__getitem__, FIELDS)))
 
 
-_Field = tuple[int, tuple[int, int], tuple[int, int], int]
+_Field = tuple[int, int, int, int]
 """One field of a damage outcome, see ``_PlacementContext._field``."""
+_CODES: Final = 15
+"""A field's part of a damage outcome is ``(defender index + 1) * 5 + damage`` (0: no damage): the outcome
+reads its three fields' parts as a base-15 number, yellow first."""
 
 
 class _PlacementContext:
@@ -136,7 +139,11 @@ class _PlacementContext:
         # per sampled placement, per field, by this army's card there: the field's part of the outcome
         self.tables = [tuple({card: self._field(i, card, cards[i]) for card in CARDS} for i in range(3))
                        for cards in self.picks]
-        self.values: dict[tuple[tuple[int, int], ...], float] = {}
+        # per field, by its part of an outcome: the defender's index and its two formations after the damage
+        # (``None``: it cannot take it), spread as ``_after`` spreads it
+        self.damaged = [{code: _damaged(self.troops[ARMIES[code // 5 - 1]], field_formations(f), code % 5)
+                         for code in range(5, _CODES)} for f in FIELDS]
+        self.values: dict[int, float] = {}
         self.expectations: dict[tuple[int, ...], float] = {}  # the same placement is met in many positions
 
     def expected(self, mine: tuple[int, ...]) -> float:
@@ -149,8 +156,8 @@ class _PlacementContext:
             for yellow, purple, green in self.tables:
                 y, p, g = yellow[first], purple[second], green[third]
                 keeper = _KEEPER[y[3] + p[3] + g[3]]
-                key = (y[1] if y[0] == keeper else y[2], p[1] if p[0] == keeper else p[2],
-                       g[1] if g[0] == keeper else g[2])
+                key = (y[1] if y[0] == keeper else y[2]) + (p[1] if p[0] == keeper else p[2]) + \
+                    (g[1] if g[0] == keeper else g[2])
                 outcome = values.get(key)
                 if outcome is None:
                     outcome = values[key] = self._outcome_value(key)
@@ -160,21 +167,54 @@ class _PlacementContext:
 
     def _field(self, i: int, mine: int, theirs: int) -> _Field:
         """Field ``i`` with these two cards: who breaks the shield (1 Rome, 2 Carthage, 0 neither:
-        ``damage_plan``'s rule), (defender index or -1, damage) if that break is kept, and if not, and the
-        shield's digit in base 3 at the field's place (the fields' digits add up to an index of ``_KEEPER``)."""
+        ``damage_plan``'s rule), the field's part of the outcome (see ``_CODES``) at its place in the outcome's
+        number if that break is kept, and if not, and the shield's digit in base 3 at the field's place (the
+        fields' digits add up to an index of ``_KEEPER``).
+
+        Why numbers: an outcome is looked up once per sampled reply of every placement weighed, and adding
+        three numbers and hashing an int costs far less than building and hashing nested tuples."""
         rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)
         shield = 1 if rome >= 2 * carthage else 2 if carthage >= 2 * rome else 0
-        digit = shield * 3 ** (len(FIELDS) - 1 - i)
+        place = len(FIELDS) - 1 - i
+        digit = shield * 3 ** place
         if rome == carthage:
-            return shield, (-1, 0), (-1, 0), digit
+            return shield, 0, 0, digit
         defender = 0 if rome < carthage else 1
-        holds = self.holds[i][defender]
-        return shield, (defender, 3 if holds else 4), (defender, 1 if holds else 2), digit
+        holds, weight = self.holds[i][defender], _CODES ** place
+        return shield, ((defender + 1) * 5 + (3 if holds else 4)) * weight, \
+            ((defender + 1) * 5 + (1 if holds else 2)) * weight, digit
 
-    def _outcome_value(self, key: tuple[tuple[int, int], ...]) -> float:
-        """The value of one damage outcome: per field, the defender's index (-1 none) and its damage."""
-        plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]
-        return _value(_after(self.troops, plan), self.army)
+    def _outcome_value(self, key: int) -> float:
+        """The value of one damage outcome (see ``_CODES``), exactly ``_value(_after(...))``'s: each field's
+        damage falls on its own two formations, worked out per field once (``damaged``)."""
+        after = [list(self.troops[a]) for a in ARMIES]
+        beaten = [False, False]
+        for i, damaged in enumerate(self.damaged):
+            code = key // _CODES ** (len(FIELDS) - 1 - i) % _CODES
+            if code:
+                defender = code // 5 - 1
+                pair = damaged[code]
+                if pair is None:
+                    beaten[defender] = True
+                else:
+                    after[defender][2 * i], after[defender][2 * i + 1] = pair
+        me = 0 if self.mine_first else 1
+        return _balance([] if beaten[me] else after[me], [] if beaten[1 - me] else after[1 - me])
+
+
+def _damaged(troops: list[int], formations: tuple[int, int], amount: int) -> tuple[int, int] | None:
+    """A field's two formations once ``amount`` damage is taken as ``_after`` takes it (from the larger, the
+    first on a tie), ``None`` if that would empty one."""
+    i, j = formations
+    first, second = troops[i], troops[j]
+    if amount > first + second - 2:
+        return None
+    for _ in range(amount):
+        if first >= second:
+            first -= 1
+        else:
+            second -= 1
+    return first, second
 
 
 def _keeper(shields: tuple[int, ...]) -> int:
