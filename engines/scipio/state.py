@@ -557,8 +557,11 @@ class State:
             field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
             first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
             removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
+            removed_key = tuple(removed.values())
             versus_y, versus_p, versus_g = (_VERSUS[card] for card in first_cards)
-            plans: dict[tuple[int, int, int], list[DamageStep]] = {}  # by the placement's ``_VERSUS`` per field
+            # by the placement's ``_VERSUS`` per field: the damage plan, as the key holds it, and the army that
+            # cannot take its first step (``_next_damage``)
+            plans: dict[tuple[int, int, int], tuple[list[DamageStep], tuple[DamageStep, ...], str | None]] = {}
         for move in moves:
             nums = move.nums
             cards, left, left_key = placements[nums]
@@ -573,14 +576,28 @@ class State:
                 t._key = None
                 y, p, g = nums
                 versus = versus_y[y], versus_p[p], versus_g[g]
-                plan = plans.get(versus)
-                if plan is None:  # one list per damage dealt, shared by the placements dealing it
-                    plan = plans[versus] = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
+                dealt = plans.get(versus)
+                if dealt is None:  # one list per damage dealt, shared by the placements dealing it
+                    plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
                         plan_damage(nums, first_cards, *field_troops, tiles_)
+                    loser = None
+                    if plan:
+                        field, defender, amount, _ = plan[0]
+                        if amount > self._field_troops(defender, field) - 2:
+                            loser = defender
+                    dealt = plans[versus] = plan, tuple(plan), loser
+                plan, plan_key, loser = dealt
                 t.plan = plan
                 t.removed = removed
-                t._next_damage()
-                t._key = t._key_after(parent, parent[3], hands, placed)
+                if plan:  # ``_next_damage`` and ``_key_after`` with what the damage dealt decides worked out once
+                    t.step = "remove"
+                    if loser is not None:
+                        t._lose(loser)
+                    t._key = (t.step, parent[1], parent[2], parent[3], hands, placed, plan_key, removed_key, t.drawer,
+                              parent[9], t._winner, parent[11])
+                else:
+                    t._next_damage()
+                    t._key = t._key_after(parent, parent[3], hands, placed)
             out.append((move, t))
         return out
 
