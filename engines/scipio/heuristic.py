@@ -52,8 +52,8 @@ def evaluate(state: State, army: str) -> float:
 
 _AFTER: list[tuple[object, object, dict[str, list[int]]] | None] = [None]
 """``evaluate``'s last troops after the pending damage, with the troops and the damage plan they came from:
-search judges each end position for both armies in turn, and the same containers give the same troops
-(see ``_BALANCES``)."""
+search judges runs of end positions that share both (the placements of a turn that deal the same damage, see
+``State.successors``), and the same containers give the same troops (see ``_BALANCES``)."""
 
 _BALANCES: dict[str, tuple[object, float]] = {}
 """``evaluate``'s last value without damage pending, per army, with the troops it was worked out for. Why: a
@@ -139,7 +139,7 @@ class _PlacementContext:
         # per sampled placement, per field, by this army's card there: the field's part of the outcome
         self.tables = [tuple({card: self._field(i, card, cards[i]) for card in CARDS} for i in range(3))
                        for cards in self.picks]
-        # per field, by its part of an outcome: the defender's index and its two formations after the damage
+        # per field, by its part of an outcome that deals damage: the defender's two formations after it
         # (``None``: it cannot take it), spread as ``_after`` spreads it
         self.damaged = [{code: _damaged(self.troops[ARMIES[code // 5 - 1]], field_formations(f), code % 5)
                          for code in range(5, _CODES)} for f in FIELDS]
