@@ -163,9 +163,12 @@ class MCTSBot:
     def _expand(self, node: _Node, evaluate: Evaluator) -> Values:
         """Compute the plans and their priors; the node's first value is its player's best plan.
 
-        Why only the node's player's value of each plan: the priors and the selection read no other, and the
-        best plan's values for every player (what the node backs up) are worked out once it is known. In a
-        game that is not zero-sum this halves the evaluations (more with more players) for the same numbers.
+        Why only the node's player's value of each plan where the game is not zero-sum: the priors and the
+        selection read no other, and the best plan's values for every player (what the node backs up) are
+        worked out once it is known, which halves the evaluations (more with more players) for the same
+        numbers. In a zero-sum game one evaluation already gives both players' values, so every plan keeps
+        both and the best one is not judged again (a node there often has a handful of plans, so judging the
+        best twice would show).
 
         A position met again in this decision (the same world searched by another determinization, or a
         transposition) takes the plans already weighed: they depend on the position alone, and nodes only
@@ -178,23 +181,26 @@ class MCTSBot:
             player = state.current_player
             assert player is not None
             plans = turn_plans(state)
-            mine = [self._value(end, player, evaluate) for _, end in plans]
-            top = max(mine)
+            if self._zero_sum:
+                seeds = [self._values(end, evaluate) for _, end in plans]
+                mine = [v[player] for v in seeds]
+                top = max(mine)
+                first = seeds[mine.index(top)]
+            else:
+                mine = [self._value(end, player, evaluate) for _, end in plans]
+                top = max(mine)
+                first = self._values(plans[mine.index(top)][1], evaluate)
             weights = [math.exp((v - top) * 8.0) for v in mine]
             total = sum(weights)
-            known = self._expanded[key] = (plans, mine, [w / total for w in weights],
-                                           self._values(plans[mine.index(top)][1], evaluate))
+            known = self._expanded[key] = (plans, mine, [w / total for w in weights], first)
         node.plans, node.seeds, node.priors, first = known
         return first
 
     def _value(self, state: GameState, player: str, evaluate: Evaluator) -> float:
-        """``_values(state, evaluate)[player]``, the same number, without judging for the other players."""
+        """``_values(state, evaluate)[player]`` in a game that is not zero-sum, the same number, without judging
+        for the other players."""
         if state.is_over():
             return state.returns()[player]
-        if self._zero_sum:  # as ``_values``: the first player's evaluation, negated for the second
-            a, _ = state.players
-            e = evaluate(state, a)
-            return 1.0 / (1.0 + math.exp(-e / self.scale)) if player == a else 1.0 / (1.0 + math.exp(e / self.scale))
         return 1.0 / (1.0 + math.exp(-evaluate(state, player) / self.scale))
 
     def _values(self, state: GameState, evaluate: Evaluator) -> Values:
