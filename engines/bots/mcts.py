@@ -35,7 +35,7 @@ class _Node:
         self.sums: Values = {}
         self.plans: list[Plan] | None = None
         self.priors: list[float] = []
-        self.seeds: list[Values] = []
+        self.seeds: list[float] = []  # per plan, the value of its end position for this node's player
         self.children: dict[object, _Node] = {}
 
     def mean(self, player: str) -> float:
@@ -75,7 +75,7 @@ class MCTSBot:
         self._plan: list[Move] = []
         self._plan_key: object = None
         self._zero_sum = False
-        self._expanded: dict[object, tuple[list[Plan], list[Values], list[float], Values]] = {}
+        self._expanded: dict[object, tuple[list[Plan], list[float], list[float], Values]] = {}
 
     def choose(self, state: GameState) -> Move:
         player = state.current_player
@@ -163,6 +163,13 @@ class MCTSBot:
     def _expand(self, node: _Node, evaluate: Evaluator) -> Values:
         """Compute the plans and their priors; the node's first value is its player's best plan.
 
+        Why only the node's player's value of each plan where the game is not zero-sum: the priors and the
+        selection read no other, and the best plan's values for every player (what the node backs up) are
+        worked out once it is known, which halves the evaluations (more with more players) for the same
+        numbers. In a zero-sum game one evaluation already gives both players' values, so every plan keeps
+        both and the best one is not judged again (a node there often has a handful of plans, so judging the
+        best twice would show).
+
         A position met again in this decision (the same world searched by another determinization, or a
         transposition) takes the plans already weighed: they depend on the position alone, and nodes only
         read them (a plan's end position is cloned before it becomes a node), so the search is unchanged.
@@ -174,14 +181,27 @@ class MCTSBot:
             player = state.current_player
             assert player is not None
             plans = turn_plans(state)
-            seeds = [self._values(end, evaluate) for _, end in plans]
-            mine = [v[player] for v in seeds]
-            top = max(mine)
+            if self._zero_sum:
+                seeds = [self._values(end, evaluate) for _, end in plans]
+                mine = [v[player] for v in seeds]
+                top = max(mine)
+                first = seeds[mine.index(top)]
+            else:
+                mine = [self._value(end, player, evaluate) for _, end in plans]
+                top = max(mine)
+                first = self._values(plans[mine.index(top)][1], evaluate)
             weights = [math.exp((v - top) * 8.0) for v in mine]
             total = sum(weights)
-            known = self._expanded[key] = (plans, seeds, [w / total for w in weights], seeds[mine.index(top)])
+            known = self._expanded[key] = (plans, mine, [w / total for w in weights], first)
         node.plans, node.seeds, node.priors, first = known
         return first
+
+    def _value(self, state: GameState, player: str, evaluate: Evaluator) -> float:
+        """``_values(state, evaluate)[player]`` in a game that is not zero-sum, the same number, without judging
+        for the other players."""
+        if state.is_over():
+            return state.returns()[player]
+        return 1.0 / (1.0 + math.exp(-evaluate(state, player) / self.scale))
 
     def _values(self, state: GameState, evaluate: Evaluator) -> Values:
         if state.is_over():
@@ -200,7 +220,7 @@ class MCTSBot:
         for i, prior in enumerate(node.priors):
             child = node.children.get(i)
             if child is None or child.visits == 0:
-                q, n = node.seeds[i][player], 0
+                q, n = node.seeds[i], 0
             else:
                 q, n = child.mean(player), child.visits
             score = q + self.c_puct * prior * root_n / (1 + n)

@@ -28,9 +28,13 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
     if player is None:
         return []
     successors = successors_for(state)
-    ends: dict[object, Plan] = {}
+    # Why an end keeps the sequence before its last move apart, and each position's key is hashed once: a key
+    # is a nested tuple that is hashed anew at every lookup, and most ends are reached again and again (the
+    # first sequence found stands, so the later ones need not be built at all).
+    ends: dict[object, tuple[list[Move], Move | None, GameState]] = {}
     seen: set[object] = set()
     frontier: list[Plan] = [([], state)]
+    push, mark, end = frontier.append, seen.add, ends.setdefault
     expanded = 0
     while frontier and expanded < limit:
         seq, s = frontier.pop()
@@ -38,13 +42,15 @@ def turn_plans(state: GameState, limit: int = DEFAULT_LIMIT) -> list[Plan]:
         for move, t in successors(s):
             key = t.key()
             if t.current_player != player:
-                ends.setdefault(key, ([*seq, move], t))
-            elif key not in seen:
-                seen.add(key)
-                frontier.append(([*seq, move], t))
+                end(key, (seq, move, t))
+            else:
+                known = len(seen)
+                mark(key)
+                if len(seen) > known:
+                    push(([*seq, move], t))
     for seq, s in frontier:  # cut off by the limit: judge them as they stand
-        ends.setdefault(s.key(), (seq, s))
-    return list(ends.values())
+        end(s.key(), (seq, None, s))
+    return [(seq if move is None else [*seq, move], t) for seq, move, t in ends.values()]
 
 
 def successors_for(state: GameState) -> Callable[[GameState], Sequence[tuple[Move, GameState]]]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import permutations, product
 from typing import Final
 
-from engines.scipio.moves import Order, org
+from engines.scipio.moves import PASS, Order, draw, org
 from engines.scipio.rules import ARMIES, CARDS, FIELDS, TOKENS, field_formations, other
 from engines.scipio.state import State
 
@@ -52,8 +52,8 @@ def evaluate(state: State, army: str) -> float:
 
 _AFTER: list[tuple[object, object, dict[str, list[int]]] | None] = [None]
 """``evaluate``'s last troops after the pending damage, with the troops and the damage plan they came from:
-search judges each end position for both armies in turn, and the same containers give the same troops
-(see ``_BALANCES``)."""
+search judges runs of end positions that share both (the placements of a turn that deal the same damage, see
+``State.successors``), and the same containers give the same troops (see ``_BALANCES``)."""
 
 _BALANCES: dict[str, tuple[object, float]] = {}
 """``evaluate``'s last value without damage pending, per army, with the troops it was worked out for. Why: a
@@ -109,8 +109,11 @@ def _expected_after_placement(state: State, army: str, troops: dict[str, list[in
     return context.expected(tuple(map(mine.__getitem__, FIELDS)))
 
 
-_Field = tuple[int, tuple[int, int], tuple[int, int], int]
+_Field = tuple[int, int, int, int]
 """One field of a damage outcome, see ``_PlacementContext._field``."""
+_CODES: Final = 15
+"""A field's part of a damage outcome is ``(defender index + 1) * 5 + damage`` (0: no damage): the outcome
+reads its three fields' parts as a base-15 number, yellow first."""
 
 
 class _PlacementContext:
@@ -136,7 +139,11 @@ class _PlacementContext:
         # per sampled placement, per field, by this army's card there: the field's part of the outcome
         self.tables = [tuple({card: self._field(i, card, cards[i]) for card in CARDS} for i in range(3))
                        for cards in self.picks]
-        self.values: dict[tuple[tuple[int, int], ...], float] = {}
+        # per field, by its part of an outcome that deals damage: the defender's two formations after it
+        # (``None``: it cannot take it), spread as ``_after`` spreads it
+        self.damaged = [{code: _damaged(self.troops[ARMIES[code // 5 - 1]], field_formations(f), code % 5)
+                         for code in range(5, _CODES)} for f in FIELDS]
+        self.values: dict[int, float] = {}
         self.expectations: dict[tuple[int, ...], float] = {}  # the same placement is met in many positions
 
     def expected(self, mine: tuple[int, ...]) -> float:
@@ -149,8 +156,8 @@ class _PlacementContext:
             for yellow, purple, green in self.tables:
                 y, p, g = yellow[first], purple[second], green[third]
                 keeper = _KEEPER[y[3] + p[3] + g[3]]
-                key = (y[1] if y[0] == keeper else y[2], p[1] if p[0] == keeper else p[2],
-                       g[1] if g[0] == keeper else g[2])
+                key = (y[1] if y[0] == keeper else y[2]) + (p[1] if p[0] == keeper else p[2]) + \
+                    (g[1] if g[0] == keeper else g[2])
                 outcome = values.get(key)
                 if outcome is None:
                     outcome = values[key] = self._outcome_value(key)
@@ -160,21 +167,54 @@ class _PlacementContext:
 
     def _field(self, i: int, mine: int, theirs: int) -> _Field:
         """Field ``i`` with these two cards: who breaks the shield (1 Rome, 2 Carthage, 0 neither:
-        ``damage_plan``'s rule), (defender index or -1, damage) if that break is kept, and if not, and the
-        shield's digit in base 3 at the field's place (the fields' digits add up to an index of ``_KEEPER``)."""
+        ``damage_plan``'s rule), the field's part of the outcome (see ``_CODES``) at its place in the outcome's
+        number if that break is kept, and if not, and the shield's digit in base 3 at the field's place (the
+        fields' digits add up to an index of ``_KEEPER``).
+
+        Why numbers: an outcome is looked up once per sampled reply of every placement weighed, and adding
+        three numbers and hashing an int costs far less than building and hashing nested tuples."""
         rome, carthage = (mine, theirs) if self.mine_first else (theirs, mine)
         shield = 1 if rome >= 2 * carthage else 2 if carthage >= 2 * rome else 0
-        digit = shield * 3 ** (len(FIELDS) - 1 - i)
+        place = len(FIELDS) - 1 - i
+        digit = shield * 3 ** place
         if rome == carthage:
-            return shield, (-1, 0), (-1, 0), digit
+            return shield, 0, 0, digit
         defender = 0 if rome < carthage else 1
-        holds = self.holds[i][defender]
-        return shield, (defender, 3 if holds else 4), (defender, 1 if holds else 2), digit
+        holds, weight = self.holds[i][defender], _CODES ** place
+        return shield, ((defender + 1) * 5 + (3 if holds else 4)) * weight, \
+            ((defender + 1) * 5 + (1 if holds else 2)) * weight, digit
 
-    def _outcome_value(self, key: tuple[tuple[int, int], ...]) -> float:
-        """The value of one damage outcome: per field, the defender's index (-1 none) and its damage."""
-        plan = [(f, ARMIES[d], amount, False) for f, (d, amount) in zip(FIELDS, key, strict=True) if d >= 0]
-        return _value(_after(self.troops, plan), self.army)
+    def _outcome_value(self, key: int) -> float:
+        """The value of one damage outcome (see ``_CODES``), exactly ``_value(_after(...))``'s: each field's
+        damage falls on its own two formations, worked out per field once (``damaged``)."""
+        after = [list(self.troops[a]) for a in ARMIES]
+        beaten = [False, False]
+        for i, damaged in enumerate(self.damaged):
+            code = key // _CODES ** (len(FIELDS) - 1 - i) % _CODES
+            if code:
+                defender = code // 5 - 1
+                pair = damaged[code]
+                if pair is None:
+                    beaten[defender] = True
+                else:
+                    after[defender][2 * i], after[defender][2 * i + 1] = pair
+        me = 0 if self.mine_first else 1
+        return _balance([] if beaten[me] else after[me], [] if beaten[1 - me] else after[1 - me])
+
+
+def _damaged(troops: list[int], formations: tuple[int, int], amount: int) -> tuple[int, int] | None:
+    """A field's two formations once ``amount`` damage is taken as ``_after`` takes it (from the larger, the
+    first on a tie), ``None`` if that would empty one."""
+    i, j = formations
+    first, second = troops[i], troops[j]
+    if amount > first + second - 2:
+        return None
+    for _ in range(amount):
+        if first >= second:
+            first -= 1
+        else:
+            second -= 1
+    return first, second
 
 
 def _keeper(shields: tuple[int, ...]) -> int:
@@ -226,10 +266,12 @@ def candidates(state: State) -> Sequence[Order]:
     falls on other fields): dropping them changes no choice and cuts the plans to weigh several times. Not
     when damage still to come cannot be taken: then the game is decided whatever the split, every split is
     worth the same, and all stay, as ties do."""
-    player = state.current_player
-    if state.step == "org" and player is not None:
+    player, step = state.current_player, state.step
+    if step == "offer" and player is not None:
+        return _ANSWERS[player]
+    if step == "org" and player is not None:
         return [org(player, counts) for counts in BALANCED]
-    if state.step == "remove" and player is not None and not _fatal_damage_ahead(state):
+    if step == "remove" and player is not None and not _fatal_damage_ahead(state):
         field, _, amount, _ = state.plan[0]
         troops = state.troops[player]
         assert troops is not None
@@ -244,6 +286,10 @@ def candidates(state: State) -> Sequence[Order]:
     return [m for m in state.legal_moves() if isinstance(m, Order)]
 
 
+_ANSWERS: Final = {army: (draw(army), PASS) for army in ARMIES}
+"""``candidates`` of the draw offer, as ``legal_moves`` lists them: whole-turn planning meets the offer after
+nearly every removal."""
+
 _LEAST_RISK: dict[tuple[str, str, int, int, int], tuple[Order, ...]] = {}
 """``candidates`` of a removal by (army, field, damage, tokens in the field's two formations): whole-turn
 planning weighs the same removal after many placements. At most 2 x 3 x 4 x 34 x 34 cases."""
@@ -252,7 +298,28 @@ planning weighs the same removal after many placements. At most 2 x 3 x 4 x 34 x
 def successors(state: State) -> list[tuple[Order, State]]:
     """The bots' candidates with the position after each (the registry's ``successors`` hook): the same
     positions as applying them one by one, built faster (see ``State.successors``)."""
+    step = state.step
+    if step == "remove":  # the candidates depend on the troops and the damage plan alone
+        troops, plan = state.troops, state.plan
+        known = _REMOVALS.get((id(troops), id(plan)))
+        if known is not None:
+            return state.successors(known[2])
+        moves = candidates(state)
+        if len(_REMOVALS) >= _REMOVALS_LIMIT:
+            _REMOVALS.clear()
+        _REMOVALS[id(troops), id(plan)] = (troops, plan, moves)  # holds them: no identity reused
+        return state.successors(moves)
+    if step == "place":
+        _REMOVALS.clear()  # a new turn: the removals remembered so far were of other turns
     return state.successors(candidates(state))
+
+
+_REMOVALS: dict[tuple[int, int], tuple[object, object, Sequence[Order]]] = {}
+"""``candidates`` of a removal by the identity of the troops and damage plan it was worked out for (each entry
+holds them). Why: the placements of a turn that deal the same damage share those containers (see
+``State.successors``), so whole-turn planning asks for the same removals after each of them. Emptied as a new
+turn's placements are weighed and at ``_REMOVALS_LIMIT`` entries: it lives for one whole-turn search."""
+_REMOVALS_LIMIT: Final = 4096
 
 
 def _fatal_damage_ahead(state: State) -> bool:

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import permutations
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
 from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
@@ -71,8 +71,26 @@ def _removals(army: str, field: str, amount: int, first: int, second: int) -> tu
                  if x < first and amount - x < second)
 
 
+def _versus(mine: int, theirs: int) -> int:
+    """How a card fares against the opponent's in one field, all ``plan_damage`` reads of the pair: 0 equal,
+    1 lower, 2 lower with the opponent's shield break, 3 higher, 4 higher with a shield break of its own."""
+    if mine == theirs:
+        return 0
+    if mine < theirs:
+        return 2 if theirs >= 2 * mine else 1
+    return 4 if mine >= 2 * theirs else 3
+
+
+_VERSUS: Final = {theirs: {mine: _versus(mine, theirs) for mine in CARDS} for theirs in CARDS}
+"""``_versus`` by the opponent's card, then by one's own. Why: placements whose cards fare alike in every field
+deal the same damage (the troops and tiles being the same), so ``State.successors`` works each out once."""
+
+
 _CardsKey = tuple[int, ...]
 """One army's hand, or its placed or shown cards, in ``State.key``."""
+_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...], tuple[int, ...], str | None]
+"""A removal's troops and tokens removed, the key's troops and tokens removed after it, and the army that loses
+as the next damage step is asked for, if one does (``State._splits``)."""
 _NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
 _FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
@@ -94,7 +112,8 @@ class State:
     changes): bots clone a position for every move they weigh, and a clone can then share all of them,
     and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
     first use); code that edits the containers by hand must not use the position's key afterwards, nor
-    the bots' evaluation (``engines.scipio.heuristic`` remembers its last values by container).
+    ``successors`` or the bots' evaluation (``_SPLITS`` and ``engines.scipio.heuristic`` remember what they
+    worked out by container).
     """
 
     __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
@@ -125,17 +144,19 @@ class State:
 
     @property
     def current_player(self) -> str | None:
+        """Who decides now (``None``: chance or the end). The steps whole-turn planning meets most are asked
+        first: bots ask this for every position they reach."""
         s = self.step
-        if s in ("over", "tiles", "card"):
-            return None
-        if s == "org":
-            return "rome" if self.troops["rome"] is None else "carthage"
         if s == "place":
             return "rome" if self.placed["rome"] is None else "carthage"
         if s == "remove":
             return self.plan[0][1]
         if s == "offer":
             return self._more_removed()
+        if s in ("over", "tiles", "card"):
+            return None
+        if s == "org":
+            return "rome" if self.troops["rome"] is None else "carthage"
         assert self.drawer is not None
         return other(self.drawer) if s == "deserter" else self.drawer
 
@@ -499,7 +520,7 @@ class State:
                 _APPLY[move.kind](t, move)
                 out.append((move, t))
             return out
-        parent = self.key()
+        parent: tuple[Any, ...] = self.key()  # its parts' types are ``key``'s
         if step == "offer":  # draw, or pass and end the phase
             for move in moves:
                 t = self.clone()
@@ -509,36 +530,38 @@ class State:
                 out.append((move, t))
             return out
         if step == "remove":  # ``_do_remove``, with what every split shares worked out once
-            field, remover, _, _ = self.plan[0]
-            i, j = field_formations(field)
-            troops, index = self._troops(remover), ARMIES.index(remover)
-            troops_key = cast(tuple[object, ...], parent[3])
-            rest, taken = self.plan[1:], self.removed[remover]  # ``rest`` shared: never changed in place
-            for move in moves:
-                from_i, from_j = move.nums
+            rest, rest_key, splits = self._splits(moves, parent[3])
+            for move, (troops_after, removed, troops_key, removed_key, loser) in zip(moves, splits, strict=True):
                 t = self.clone()
-                left = troops[:]
-                left[i] -= from_i
-                left[j] -= from_j
-                t.troops = {**self.troops, remover: left}
-                t.removed = {**self.removed, remover: taken + from_i + from_j}
-                t.plan = rest
-                t._next_damage()
-                t._key = t._key_after(parent, (*troops_key[:index], tuple(left), *troops_key[index + 1:]), parent[4],
-                                      parent[5])
+                t.troops, t.removed, t.plan = troops_after, removed, rest
+                if rest:  # ``_next_damage`` with its check worked out in ``_splits``, and ``_key_after``'s key
+                    t.step = "remove"
+                    if loser is not None:
+                        t._lose(loser)
+                    t._key = (t.step, parent[1], parent[2], troops_key, parent[4], parent[5], rest_key, removed_key,
+                              t.drawer, parent[9], t._winner, parent[11])
+                else:
+                    t._next_damage()
+                    t._key = t._key_after(parent, troops_key, parent[4], parent[5])
                 out.append((move, t))
             return out
+        _SPLITS.clear()  # a new turn's placements: the removals remembered so far were of other turns
         army = self.current_player
         assert army is not None
         index = ARMIES.index(army)
         placements = _placements_of(tuple(self.hands[army]))
-        hands_key, placed_key = cast(tuple[_CardsKey, ...], parent[4]), cast(tuple[_CardsKey, ...], parent[5])
+        hands_key, placed_key = parent[4], parent[5]
         first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
         if first is not None:  # what ``_reveal`` reads, the same for every placement
             r, c = self._troops("rome"), self._troops("carthage")
             field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
             first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
             removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
+            removed_key = tuple(removed.values())
+            versus_y, versus_p, versus_g = (_VERSUS[card] for card in first_cards)
+            # by the placement's ``_VERSUS`` per field: the damage plan, as the key holds it, and the army that
+            # cannot take its first step (``_next_damage``)
+            plans: dict[tuple[int, int, int], tuple[list[DamageStep], tuple[DamageStep, ...], str | None]] = {}
         for move in moves:
             nums = move.nums
             cards, left, left_key = placements[nums]
@@ -551,20 +574,84 @@ class State:
                 t._key = (*parent[:4], hands, placed, *parent[6:])
             else:  # ``_reveal``
                 t._key = None
-                t.plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
-                    plan_damage(nums, first_cards, *field_troops, tiles_)
+                y, p, g = nums
+                versus = versus_y[y], versus_p[p], versus_g[g]
+                dealt = plans.get(versus)
+                if dealt is None:  # one list per damage dealt, shared by the placements dealing it
+                    plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
+                        plan_damage(nums, first_cards, *field_troops, tiles_)
+                    loser = None
+                    if plan:
+                        field, defender, amount, _ = plan[0]
+                        if amount > self._field_troops(defender, field) - 2:
+                            loser = defender
+                    dealt = plans[versus] = plan, tuple(plan), loser
+                plan, plan_key, loser = dealt
+                t.plan = plan
                 t.removed = removed
-                t._next_damage()
-                t._key = t._key_after(parent, parent[3], hands, placed)
+                if plan:  # ``_next_damage`` and ``_key_after`` with what the damage dealt decides worked out once
+                    t.step = "remove"
+                    if loser is not None:
+                        t._lose(loser)
+                    t._key = (t.step, parent[1], parent[2], parent[3], hands, placed, plan_key, removed_key, t.drawer,
+                              parent[9], t._winner, parent[11])
+                else:
+                    t._next_damage()
+                    t._key = t._key_after(parent, parent[3], hands, placed)
             out.append((move, t))
         return out
 
-    def _key_after(self, parent: tuple[object, ...], troops: object, hands: object,
+    def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]
+                ) -> tuple[list[DamageStep], tuple[DamageStep, ...], list[_Split]]:
+        """For a removal step, the damage left (and as the key holds it) and, per split in ``moves``, the troops,
+        the tokens removed and the key's troops and tokens removed after it (``troops_key``: the key's troops
+        now), as ``_do_remove`` leaves them, and the army that cannot take the next damage step after it
+        (``None``: none, or no step left).
+
+        Why remembered (``_SPLITS``): a turn's placements that deal the same damage share their troops, their
+        damage plan (see ``successors``) and what was removed, so whole-turn planning asks for the very same
+        removals after each of them; the positions after them can then share these containers in turn, which
+        never change in place."""
+        troops_now, plan, removed_now = self.troops, self.plan, self.removed
+        memo_key = (id(troops_now), id(plan), id(removed_now), id(moves))
+        known = _SPLITS.get(memo_key)
+        if known is not None:
+            return known[1], known[2], known[3]
+        field, remover, _, _ = plan[0]
+        i, j = field_formations(field)
+        troops, index = self._troops(remover), ARMIES.index(remover)
+        taken = removed_now[remover]
+        rest = plan[1:]
+        splits: list[_Split] = []
+        for move in moves:
+            from_i, from_j = move.nums
+            left = troops[:]
+            left[i] -= from_i
+            left[j] -= from_j
+            troops_after = {**troops_now, remover: left}
+            loser = None
+            if rest:  # the next damage step cannot be taken: its army loses (``_next_damage``)
+                next_field, next_army, amount, _ = rest[0]
+                next_troops = troops_after[next_army]
+                assert next_troops is not None
+                k, m = field_formations(next_field)
+                if amount > next_troops[k] + next_troops[m] - 2:
+                    loser = next_army
+            removed = {**removed_now, remover: taken + from_i + from_j}
+            splits.append((troops_after, removed, (*troops_key[:index], tuple(left), *troops_key[index + 1:]),
+                           tuple(removed.values()), loser))
+        if len(_SPLITS) >= _SPLITS_LIMIT:
+            _SPLITS.clear()
+        rest_key = tuple(rest)
+        _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, rest_key, splits)  # holds them: no id reused
+        return rest, rest_key, splits
+
+    def _key_after(self, parent: tuple[Any, ...], troops: object, hands: object,
                    placed: object) -> tuple[object, ...]:
         """This position's key, built from the key of the position one placement, removal or answer to the
         draw offer before it and the key's parts for the troops, hands and placed cards it has now (what
         ``key`` would compute: the phase goes on, or it ends as ``_end_phase`` ends it)."""
-        step, rare, removed = self.step, cast(tuple[object, ...], parent[11]), tuple(self.removed.values())
+        step, rare, removed = self.step, parent[11], tuple(self.removed.values())
         if step in ("remove", "offer", "card", "over"):  # the phase goes on
             return (step, parent[1], parent[2], troops, hands, placed, tuple(self.plan), removed, self.drawer,
                     parent[9], self._winner, rare)
@@ -648,6 +735,14 @@ class State:
         _check(s)
         return s
 
+
+_SPLITS: dict[tuple[int, int, int, int],
+              tuple[tuple[object, ...], list[DamageStep], tuple[DamageStep, ...], list[_Split]]] = {}
+"""``State._splits`` by the identity of the troops, damage plan, removed tokens and moves it was asked for,
+each entry holding those objects (so their identities are not reused while it lives). Emptied as a new turn's
+placements are weighed, and at ``_SPLITS_LIMIT`` entries: its use is within one whole-turn search, and what it
+holds stays alive only that long."""
+_SPLITS_LIMIT: Final = 4096
 
 _APPLY: Final[dict[str, Callable[[State, Order], None]]] = {
     "org": State._do_org, "tiles": State._do_tiles, "place": State._do_place, "remove": State._do_remove,
