@@ -104,12 +104,15 @@ _FORWARD, _BACKWARD = _chunk_tables()
 _LIFT: Final = 12  # the largest distance: from a mask lifted by it, both directions are right shifts
 
 
-def _plans() -> list[dict[tuple[int, ...], tuple[tuple[int, int, list[tuple[Step, ...]], dict[int, tuple[Step, ...]]],
-                                                  ...]]]:
+_Distance = tuple[int, int, list[tuple[Step, ...]], dict[int, tuple[Step, ...]]]
+"""One distance of a plan: the right shifts to its forward and backward landing squares, and their tables."""
+
+
+def _plans() -> list[dict[tuple[int, ...], tuple[_Distance, ...]]]:
     """Per player and unused dice, per distance (I-1): the right shifts that give the forward and the
     backward landing squares of the player's mask lifted by ``_LIFT`` (both directions are then right
     shifts of one mask), with that distance's chunk tables: one lookup per generation."""
-    plans: list[dict[tuple[int, ...], Any]] = [{}, {}]
+    plans: list[dict[tuple[int, ...], tuple[_Distance, ...]]] = [{}, {}]
     for dice, dists in _DISTS.items():
         for p in range(len(PLAYERS)):
             shifts = [(_LIFT - n, _LIFT + n) if p == 0 else (_LIFT + n, _LIFT - n) for n in dists]
