@@ -269,12 +269,12 @@ def table_bots(info: GameInfo, seats: tuple[str, ...], given: list[str], think_m
     return {seat: make_bot(kind, random.Random(), think_ms=budget, clock=clock) for seat, kind in kinds.items()}
 
 
-def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list[str], think_ms: int | None,
-                 profile: Any) -> dict[str, Bot]:
+def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list[str], bots: dict[str, Bot],
+                 think_ms: int | None, profile: Any) -> dict[str, Bot]:
     """The bots of a game resumed at the real table: those it began with, kept in its journal's header,
-    unless ``--seat`` names others (then those, said in the log). After a power cut the service restarts
-    without ``--seat``, and a bot's seat must not silently become a person's; a header that cannot be
-    read there is reported and people play, for the game itself must go on."""
+    unless ``--seat`` names others (then ``bots``, those already made for ``given``, said in the log). After a
+    power cut the service restarts without ``--seat``, and a bot's seat must not silently become a person's;
+    a header that cannot be read there is reported and people play, for the game itself must go on."""
     from controller.journal import JournalError, saved_seats
 
     try:
@@ -286,7 +286,7 @@ def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list
         if sorted(given) != sorted(saved):
             log.warning("--seat %s: the game began with %s; playing as --seat says", " ".join(given),
                         " ".join(saved) or "people only")
-        return table_bots(info, seats, given, think_ms, profile)
+        return bots
     if saved:
         log.info("resumed with the bots the game began with: %s", " ".join(saved))
     try:
@@ -344,7 +344,7 @@ def play(args: argparse.Namespace) -> int:
     log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
     resumed = ask_resume(io, path)
-    game_bots = resumed_bots(info, seats, path, args.seat, args.think_ms, profile) if resumed else bots
+    game_bots = resumed_bots(info, seats, path, args.seat, bots, args.think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
         table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)
         game_bots = bots  # a game after this one is seated as the command line says

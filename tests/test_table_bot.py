@@ -311,7 +311,7 @@ def test_a_resume_without_seat_plays_the_bots_the_game_began_with(tmp_path: Path
     path = tmp_path / "game.jsonl"
     _power_cut_with_blue_to_roll(path)
     caplog.set_level(logging.INFO, logger="boardkeeper")
-    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], None, profile_for("hannibal-sim"))  # the service
+    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], {}, None, profile_for("hannibal-sim"))  # the service
     assert "resumed with the bots the game began with: blue=heuristic" in caplog.text
     again = Harness(path, bots=bots, set_up=False)
     for loc, (_, n) in State.from_json(again.journal()[-1]["state"]).occupancy().items():
@@ -326,7 +326,9 @@ def test_seat_on_resume_overrides_the_saved_bots_and_says_so(tmp_path: Path, cap
     path = tmp_path / "game.jsonl"
     _power_cut_with_blue_to_roll(path)
     caplog.set_level(logging.INFO, logger="boardkeeper")
-    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, ["blue=random"], None, profile_for("hannibal-sim"))
+    given = table_bots(HANNIBAL, HANNIBAL.seats(), ["blue=random"], None, profile_for("hannibal-sim"))
+    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, ["blue=random"], given, None, profile_for("hannibal-sim"))
+    assert bots is given  # the command line's bots, not a second set
     assert set(bots) == {"blue"} and type(bots["blue"]).__name__ == "RandomBot"
     assert "--seat blue=random: the game began with blue=heuristic; playing as --seat says" in caplog.text
 
@@ -344,7 +346,7 @@ def test_saved_seats_that_cannot_be_played_leave_the_game_to_people(tmp_path: Pa
     header = json.loads(lines[0]) | {"seats": seats}  # edited by hand
     path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
     caplog.set_level(logging.INFO, logger="boardkeeper")
-    assert resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], None, profile_for("hannibal-sim")) == {}
+    assert resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], {}, None, profile_for("hannibal-sim")) == {}
     assert message in caplog.text and "people play every seat" in caplog.text
     again = Harness(path, set_up=False)  # the game itself resumes, people at both seats
     assert again.moves() == ["R1,5", "12-17", "0-1"] and again.phase is Phase.SETUP
