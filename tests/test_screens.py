@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 from table_harness import Harness
 
 import engines.hannipe as hannipe
+from controller.flows.hannibal import Phase
 from controller.flows.hannipe_screens import tip_screen
 from controller.oled import pack_pages
 from controller.screen import BAND_H, SMALL_H, Screen, layout, render
@@ -47,6 +48,15 @@ def test_golden_roll_screen(table: Harness) -> None:
 def test_golden_step_screen_with_dice(table: Harness) -> None:
     table.roll(3, 5)
     _check("step-3-5", _frame(table))
+
+
+def test_golden_roll_screen_after_a_turn_says_roll_on_a_row(table: Harness) -> None:
+    table.roll(1, 2)
+    table.play(12, 15)  # the total: the turn ends, blue to roll
+    assert table.moves() == ["R1,2", "12-15"] and table.phase is Phase.ROLL
+    plan = layout(table.table.display.current)
+    assert plan.title == "" and plan.rows[0].text == "Done: 12-15 ROLL"  # the headline hides the title
+    _check("roll-after-turn", _frame(table))
 
 
 def test_golden_fixup_screen(table: Harness) -> None:

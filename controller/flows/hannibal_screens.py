@@ -27,7 +27,9 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     # a notice (a takeback, a piece sent to wait, a question) may take two rows: it outranks the hint
     task = () if notice else ("Enter a piece" if g.waiting(g.to_move) else "Move a piece",)
     if g.is_chance():
-        now = notice or done or "press ROLL"
+        # the headline hides the title, so the first row says it, beside the step just done: that row
+        # changes between roll and step anyway, the others stay (one page fewer a frame, issue 16)
+        now = notice or (f"{done} ROLL" if done else "press ROLL")
         return Screen(f"{who}: press ROLL", (now, *score, *task), dice=(0, 0), footer=FOOTER,
                       headline=who)
     used = (0,) * (2 - len(g.dice))  # a die played is a blank face where it was: the other stays put
