@@ -243,16 +243,17 @@ def think_budget(given: int | None, profile: Any) -> int | None:
 
 
 def table_bots(info: GameInfo, seats: tuple[str, ...], given: list[str], think_ms: int | None, profile: Any, *,
-               clock: Callable[[], float] = time.monotonic) -> dict[str, Bot]:
+               clock: Callable[[], float] = time.monotonic, saved_search: bool = False) -> dict[str, Bot]:
     """The seats the real table plays itself (``--seat NAME=BOT``), each bot with its own generator and an
     mcts one with the think budget (``--think-ms``, else the profile's) read on ``clock``: the budget is
-    what lets a slow Pi answer in time, so a flag that would change nothing is refused, not ignored."""
+    what lets a slow Pi answer in time, so a flag that would change nothing is refused, not ignored --
+    unless the saved game a resume plays began with an mcts seat (``saved_search``): the budget is its."""
     budget = think_budget(think_ms, profile)
     if given and not info.table_bots:
         raise UsageError(f"{info.name} cannot seat a bot at the real table yet: play it people only, or against "
                          f"bots with 'boardkeeper play {info.name} --sim'")
     kinds = _bots(info, seats, given)
-    if "mcts" not in kinds.values():
+    if "mcts" not in kinds.values() and not saved_search:
         if think_ms is not None:
             raise UsageError("--think-ms is for a searching bot at the table: seat one with --seat NAME=mcts")
         if budget is not None:
@@ -267,6 +268,18 @@ def table_bots(info: GameInfo, seats: tuple[str, ...], given: list[str], think_m
         else:
             log.info("%s is played by mcts, thinking at most %d ms", seat, budget)
     return {seat: make_bot(kind, random.Random(), think_ms=budget, clock=clock) for seat, kind in kinds.items()}
+
+
+def _saved_search(path: Path) -> bool:
+    """Whether the game saved at ``path`` began with an mcts seat, which a resume plays again: after a power
+    cut the service restarts with the same ``--think-ms`` and no ``--seat``. A header that cannot be read
+    counts as no: ``resumed_bots`` reports it."""
+    from controller.journal import JournalError, saved_seats
+
+    try:
+        return path.exists() and "mcts" in saved_seats(path).values()
+    except JournalError:
+        return False
 
 
 def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list[str], bots: dict[str, Bot],
@@ -335,7 +348,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
     if profile.backend in ("sim", "sim-bridge"):
         raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
-    bots = table_bots(info, seats, args.seat, args.think_ms, profile)
+    bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
     kinds = _bots(info, seats, args.seat)
     try:
         hardware = load_backend(profile)

@@ -291,10 +291,10 @@ def test_a_game_resumed_while_the_board_follows_the_bot_goes_on(tmp_path: Path) 
     assert again.moves()[-2:] == ["36-30", "30-26"] and "Blue plays 30-26" in again.text
 
 
-def _power_cut_with_blue_to_roll(path: Path) -> None:
-    """A game begun with ``--seat blue=heuristic``: yellow has played its turn when the power goes."""
-    t = Harness(path, bots=table_bots(HANNIBAL, HANNIBAL.seats(), ["blue=heuristic"], None,
-                                      profile_for("hannibal-sim")), seats={"blue": "heuristic"})
+def _power_cut_with_blue_to_roll(path: Path, bot: str = "heuristic") -> None:
+    """A game begun with ``--seat blue=BOT``: yellow has played its turn when the power goes."""
+    t = Harness(path, bots=table_bots(HANNIBAL, HANNIBAL.seats(), [f"blue={bot}"], None,
+                                      profile_for("hannibal-sim")), seats={"blue": bot})
     _yellow_turn(t)
 
 
@@ -350,3 +350,20 @@ def test_saved_seats_that_cannot_be_played_leave_the_game_to_people(tmp_path: Pa
     assert message in caplog.text and "people play every seat" in caplog.text
     again = Harness(path, set_up=False)  # the game itself resumes, people at both seats
     assert again.moves() == ["R1,5", "12-17", "0-1"] and again.phase is Phase.SETUP
+
+
+def test_think_ms_on_resume_budgets_the_saved_mcts_seat(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.jsonl"
+    _power_cut_with_blue_to_roll(path, "mcts")
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--think-ms", "500",
+                             "--journal", str(path)], capture_output=True, text=True, timeout=120)
+    assert "--think-ms is for a searching bot" not in result.stderr  # the service's command line, after a cut
+    assert result.returncode == 2 and "pin factory 'lgpio' unavailable" in result.stderr  # no Pi here
+    caplog.set_level(logging.INFO, logger="boardkeeper")
+    bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], {}, 500, profile_for("hannibal-sim"))
+    assert set(bots) == {"blue"} and "blue is played by mcts, thinking at most 500 ms" in caplog.text
+    people = tmp_path / "people.jsonl"
+    _yellow_turn(Harness(people))
+    assert main(["play", "hannibal", "--think-ms", "500", "--journal", str(people)]) == 2
+    assert capsys.readouterr().err.startswith("error: --think-ms is for a searching bot")  # no mcts to budget
