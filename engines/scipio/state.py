@@ -71,6 +71,19 @@ def _removals(army: str, field: str, amount: int, first: int, second: int) -> tu
                  if x < first and amount - x < second)
 
 
+def _cannot_take(plan: Sequence[DamageStep], troops: Mapping[str, list[int] | None]) -> str | None:
+    """The army that cannot take ``plan``'s first damage step without emptying a formation, and so loses
+    (I-4), or ``None``. One place for the rule that ``apply``, the bots' fast ``successors`` and
+    ``from_json`` all judge by."""
+    if not plan:
+        return None
+    field, army, amount, _ = plan[0]
+    formations = troops[army]
+    assert formations is not None, "organisation not entered yet"
+    i, j = field_formations(field)
+    return army if amount > formations[i] + formations[j] - 2 else None
+
+
 def _versus(mine: int, theirs: int) -> int:
     """How a card fares against the opponent's in one field, all ``plan_damage`` reads of the pair: 0 equal,
     1 lower, 2 lower with the opponent's shield break, 3 higher, 4 higher with a shield break of its own."""
@@ -277,10 +290,10 @@ class State:
     def _next_damage(self) -> None:
         """Ask for the next removal, or end the game when it cannot be taken without emptying (I-4)."""
         if self.plan:
-            field, army, amount, _ = self.plan[0]
             self.step = "remove"
-            if amount > self._field_troops(army, field) - 2:
-                self._lose(army)
+            loser = _cannot_take(self.plan, self.troops)
+            if loser is not None:
+                self._lose(loser)
             return
         if self._more_removed() is not None and self.deck_left():
             self.step = "offer"
@@ -406,11 +419,6 @@ class State:
         troops = self._troops(army)[:]
         self.troops = {**self.troops, army: troops}
         return troops
-
-    def _field_troops(self, army: str, field: str) -> int:
-        troops = self._troops(army)
-        i, j = field_formations(field)
-        return troops[i] + troops[j]
 
     def deck_left(self) -> int:
         """New Orders cards still to draw (I-5: none left means no draw is offered)."""
@@ -580,12 +588,7 @@ class State:
                 if dealt is None:  # one list per damage dealt, shared by the placements dealing it
                     plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
                         plan_damage(nums, first_cards, *field_troops, tiles_)
-                    loser = None
-                    if plan:
-                        field, defender, amount, _ = plan[0]
-                        if amount > self._field_troops(defender, field) - 2:
-                            loser = defender
-                    dealt = plans[versus] = plan, tuple(plan), loser
+                    dealt = plans[versus] = plan, tuple(plan), _cannot_take(plan, self.troops)
                 plan, plan_key, loser = dealt
                 t.plan = plan
                 t.removed = removed
@@ -629,14 +632,7 @@ class State:
             left[i] -= from_i
             left[j] -= from_j
             troops_after = {**troops_now, remover: left}
-            loser = None
-            if rest:  # the next damage step cannot be taken: its army loses (``_next_damage``)
-                next_field, next_army, amount, _ = rest[0]
-                next_troops = troops_after[next_army]
-                assert next_troops is not None
-                k, m = field_formations(next_field)
-                if amount > next_troops[k] + next_troops[m] - 2:
-                    loser = next_army
+            loser = _cannot_take(rest, troops_after)  # that army loses (``_next_damage``)
             removed = {**removed_now, remover: taken + from_i + from_j}
             splits.append((troops_after, removed, (*troops_key[:index], tuple(left), *troops_key[index + 1:]),
                            tuple(removed.values()), loser))
@@ -767,7 +763,7 @@ def _check(s: State) -> None:
         raise ValueError("deck: a draw is due from an empty deck")
     if s.step == "offer" and (s._more_removed() is None or not s.deck_left()):
         raise ValueError("removed: a draw is offered only to the army that removed more, from a non-empty deck")
-    if s.step == "remove" and s.plan[0][2] > s._field_troops(s.plan[0][1], s.plan[0][0]) - 2:
+    if s.step == "remove" and _cannot_take(s.plan, s.troops) is not None:
         raise ValueError("plan: the pending damage empties a formation, so the game should be over")
     if s.step in ("redeploy", "opportune") and s.moves_left < 1:
         raise ValueError(f"moves_left: step {s.step} needs a move left")
