@@ -1,8 +1,11 @@
 """Random-playout speed of the Hannibal engine against OpenSpiel's backgammon (C++ via pyspiel).
 
 A decision is one ``legal_moves()`` + ``apply()`` at a player's node; chance nodes are sampled and applied
-in the same loop and their time counts too, for both games alike. Targets (issue 2): decisions/s at least
-5x pyspiel backgammon, games/s at least 1x.
+in the same loop and their time counts too, for both games alike. These are what a bot's random playouts
+cost, the draws of ``random`` included, so they are printed without a target: issue 2's "decisions/s at
+least 5x" is held by ``bench.engine`` (issue 16), which times the engines alone on recorded games and
+exits 1 under it; issue 2's "games/s at least 1x" compares games of different lengths (a random Hannibal
+game is about 8 times as many decisions as a backgammon one) and was closed unmet.
 """
 
 from __future__ import annotations
@@ -82,5 +85,8 @@ def report(seconds: float = SECONDS) -> None:
           f"({b.decisions / b.games:.0f} decisions/game)")
     dr = h.decisions_per_s / b.decisions_per_s
     gr = h.games_per_s / b.games_per_s
-    print(f"ratio hannibal/backgammon: decisions/s {dr:.2f}x (target >= 5x: {'met' if dr >= 5 else 'NOT met'}), "
-          f"games/s {gr:.2f}x (target >= 1x: {'met' if gr >= 1 else 'NOT met'})")
+    print(f"ratio hannibal/backgammon: decisions/s {dr:.2f}x, games/s {gr:.2f}x (no target here: see bench.engine)")
+
+
+if __name__ == "__main__":
+    report()
