@@ -3,7 +3,8 @@
 ``python -m bench.strength [GAMES] [ITER] [--game hannibal|scipio|hannipe|all] [--mcts-games N] [--players N]``
 
 Hannibal (the default game), issue 2's targets: the heuristic bot beats the random bot in at least 80 % of
-200 games; MCTS with a small budget beats the heuristic bot more often than not.
+200 games; MCTS with a small budget beats the heuristic bot more often than not. Exit 1, each miss printed,
+when one is not held (the other games' rates are printed for comparison before and after a change).
 
 Scipio: the same three pairings. Its cards are hidden, so the heuristic and MCTS bots decide over
 determinizations (Rome's pending cards or organisation resampled when Carthage decides), never over the
@@ -82,7 +83,16 @@ def table_match(a: BotMaker, b: BotMaker, games: int, players: int, times: list[
     return wins / games
 
 
-def report(game: str, games: int, iterations: int, mcts_games: int, players: int = 4) -> None:
+TARGETS: dict[str, tuple[str, Callable[[float], bool]]] = {
+    "heuristic vs random": ("at least 80 %", lambda rate: rate >= 0.80),
+    "vs heuristic": ("more than 50 %", lambda rate: rate > 0.50),
+}
+"""Hannibal's (issue 2), by the end of the pairing's name: the target said, and whether a win rate holds it."""
+
+
+def report(game: str, games: int, iterations: int, mcts_games: int, players: int = 4) -> list[str]:
+    """Print each pairing's win rate; the Hannibal targets missed, each printed on a ``TARGET MISSED`` line."""
+    missed: list[str] = []
     pairs: list[tuple[str, BotMaker, BotMaker, int]] = [
         ("heuristic vs random", HeuristicBot, RandomBot, games),
         (f"mcts({iterations}) vs random", lambda r: MCTSBot(r, iterations), RandomBot, mcts_games),
@@ -99,10 +109,18 @@ def report(game: str, games: int, iterations: int, mcts_games: int, players: int
             times.sort()
             median, p95 = times[len(times) // 2] * 1e3, times[len(times) * 95 // 100] * 1e3
             per_move = f", {median:.1f} ms median, {p95:.1f} ms p95 a decision"
-        print(f"{name:28s} {rate:6.1%} of {n} games  ({seconds:.0f} s, {seconds / n:.2f} s/game{per_move})", flush=True)
+        target = next((t for end, t in TARGETS.items() if name.endswith(end)), None) if game == "hannibal" else None
+        held = target is None or target[1](rate)
+        verdict = "" if target is None else f"  target {target[0]}: {'met' if held else 'NOT met'}"
+        print(f"{name:28s} {rate:6.1%} of {n} games  ({seconds:.0f} s, {seconds / n:.2f} s/game{per_move}){verdict}",
+              flush=True)
+        if target is not None and not held:
+            missed.append(f"{game} {name}: {rate:.1%} of {n} games, target {target[0]}")
+            print(f"TARGET MISSED: {missed[-1]}", flush=True)
+    return missed
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.strength", description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=200, help="games per pairing (default 200)")
     parser.add_argument("iterations", nargs="?", type=int, default=64, help="MCTS iterations (default 64)")
@@ -110,9 +128,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--mcts-games", type=int, default=None, help="games for the MCTS pairings (default GAMES)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 8), help="hannipe: seats (default 4)")
     args = parser.parse_args(argv)
+    missed: list[str] = []
     for game in [*GAMES, "hannipe"] if args.game == "all" else [args.game]:
-        report(game, args.games, args.iterations, args.mcts_games or args.games, args.players)
+        missed += report(game, args.games, args.iterations, args.mcts_games or args.games, args.players)
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
