@@ -46,6 +46,11 @@ class Display:
         """A newer screen waits for the message on display to have had its minimum time."""
         return self._pending is not None and self.clock.now() < self._hold_until
 
+    @property
+    def settled(self) -> bool:
+        """No screen waits behind a message: the latest one shown is the one on display."""
+        return self._pending is None
+
     def overlay(self, screen: Screen | None) -> None:
         """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the
         game's screens keep coming underneath, and the latest is back the moment the overlay goes."""

@@ -107,7 +107,9 @@ class Table:
     faults: FaultLog
 
     def finished(self) -> bool:
-        return bool(self.flow.game.is_over())
+        """The game is over and its end is on screen: whoever stops the loop then (``demo``, ``play``, the
+        terminal) must not cut off the last spin, the last payouts to read, or a result held behind a message."""
+        return self.flow.done and self.display.settled
 
     def outcome(self) -> str:
         return outcome(self.flow.game)

@@ -1,4 +1,5 @@
-"""Every screen every game's flow shows fits the OLED: no text cut short, no two menu entries alike.
+"""Every screen every game's flow shows fits the OLED: no text cut short, no two menu entries alike; and a
+game ends on its result, not on the last spin or payout before it.
 
 The screens come from whole demo games on the simulated table (with players' mistakes, so fix-ups, stuck
 sensors and takebacks show up too), read through the renderer's own layout, which reports anything it
@@ -13,6 +14,7 @@ import pytest
 
 from controller.demo import run_demo
 from controller.screen import Screen, layout
+from controller.table import position_screen
 from engines.registry import games
 
 SEEDS = {"hannibal": (1, 2), "scipio": (1, 2, 3)}  # enough to reach New Orders menus and fix-ups
@@ -34,6 +36,9 @@ def test_every_screen_fits_and_menu_entries_stay_distinct(game: str, tmp_path: P
                 problems.append(f"two entries alike on {screen.title!r}: {rows}")
 
     for seed in SEEDS.get(game, (1,)):
-        run_demo(seed, tmp_path / f"{game}-{seed}.jsonl", game=game, mistakes=0.2, echo=check)
+        result = run_demo(seed, tmp_path / f"{game}-{seed}.jsonl", game=game, mistakes=0.2, echo=check)
+        final = result.table.flow.game
+        assert final.is_over()
+        assert result.table.display.current == position_screen(final), f"seed {seed} ends on a screen before the result"
     assert seen > 100
     assert not problems, "\n".join(sorted(set(problems))[:20])

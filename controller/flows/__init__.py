@@ -105,6 +105,9 @@ class Flow(Protocol):
     @property
     def fixups(self) -> tuple[str, ...]: ...  # what the screen tells the players to put right, if anything
 
+    @property
+    def done(self) -> bool: ...  # the game is over and its end is on screen (the last spin turned, payouts read)
+
     def start(self) -> None: ...
 
     def handle(self, event: Event) -> None: ...

@@ -208,6 +208,12 @@ class CannonballFlow(TableParts):
         return self.state
 
     @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``) -- a last spin that ended the
+        game has turned to its number first."""
+        return self.state is Phase.OVER and not self.spinner
+
+    @property
     def fixups(self) -> tuple[str, ...]:
         return self.referee.fixups
 

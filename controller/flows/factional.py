@@ -170,6 +170,11 @@ class FactionalFlow(TableParts):
         return self.state
 
     @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``)."""
+        return self.state is Phase.OVER
+
+    @property
     def fixups(self) -> tuple[str, ...]:
         """The tray's fix-up list on screen (``lift LOC``, ``put 1 on LOC``), if any."""
         return self.referee.fixups if self.state in (Phase.SETUP, Phase.FIXUP) else ()

@@ -165,6 +165,11 @@ class HannibalFlow(TableParts):
     # -- the board ----------------------------------------------------------------------------------------
 
     @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``)."""
+        return self.state is Phase.OVER
+
+    @property
     def fixups(self) -> tuple[str, ...]:
         """The fix-up list on screen (the referee's)."""
         return self.referee.fixups

@@ -142,6 +142,11 @@ class HannipeFlow(TableParts):
         return self.state
 
     @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``)."""
+        return self.state is Phase.OVER
+
+    @property
     def fixups(self) -> tuple[str, ...]:
         """The pawn moves still to make while play waits for them, by location (``lift LOC``, ``put 1 on
         LOC``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""

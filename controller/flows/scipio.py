@@ -119,6 +119,11 @@ class ScipioFlow(TableParts):
         return self.referee.ignored
 
     @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``)."""
+        return self.state is Phase.OVER
+
+    @property
     def fixups(self) -> tuple[str, ...]:
         """What the players must put right: formations that hold tokens but read empty."""
         return tuple(f"put 1 on {loc}" for loc in self.missing) if self.state is Phase.MISMATCH else ()
