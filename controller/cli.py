@@ -183,7 +183,12 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(f"--line-noise must be between 0 and {NOISE_LIMIT} (the most the board link is shown to "
                          f"carry a game through), got {args.line_noise}")
     profile = args.profile or f"{info.name}-sim"
-    bridge = profile_for(profile).backend == "sim-bridge"  # some games' own table is read over serial
+    chosen = profile_for(profile)
+    if chosen.game != info.name:
+        raise UsageError(f"profile {chosen.path} is for {chosen.game}, not {info.name}")
+    if chosen.backend not in ("sim", "sim-bridge"):
+        raise UsageError(f"profile {chosen.path} is a real board; a demo needs a simulated one ({info.name}-sim)")
+    bridge = chosen.backend == "sim-bridge"  # some games' own table is read over serial
     if args.backend == "bridge" and not bridge:
         if args.profile is not None or f"{info.name}-bridge-sim" not in info.profiles:
             raise UsageError(f"--backend bridge: no bridge profile for {info.name} yet")

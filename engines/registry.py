@@ -117,7 +117,9 @@ class GameInfo:
         if count is None:
             count = self.max_players if self.player_option is None else min(4, self.max_players)
         if not self.min_players <= count <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {count}")
+            allowed = f"{self.min_players}" if self.min_players == self.max_players else \
+                f"{self.min_players} to {self.max_players}"
+            raise ValueError(f"{self.name} is for {allowed} players, not {count}")
         return self.players[:count]
 
     def options(self, *, sim: bool, players: int | None = None) -> dict[str, Any]:

@@ -15,11 +15,11 @@ SHOWN = 20
 @dataclass(frozen=True)
 class Problem:
     file: str
-    key: str
+    key: str  # "-": the file as a whole (missing, unreadable, not TOML), so the message names no key
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.key}: {self.message}"
+        return f"{self.file}: {self.message}" if self.key == "-" else f"{self.file}: {self.key}: {self.message}"
 
 
 class ConfigError(ValueError):

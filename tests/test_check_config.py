@@ -54,7 +54,7 @@ BAD: list[tuple[str, str, str, str]] = [
     ("button cell outside the matrix", "ROLL = { pin = 17 }", "ROLL = { cell = [9, 0] }",
      r"buttons\.ROLL\.cell: cell \[9, 0\] is outside the 7x7 matrix"),
     ("layout that does not exist", 'layout = "hannibal"', 'layout = "nowhere"', r"board\.layout: .*nowhere\.toml"),
-    ("not TOML at all", "[board]", "[board", r": -: not valid TOML"),
+    ("not TOML at all", "[board]", "[board", r"\.toml: not valid TOML"),
 ]
 
 
@@ -106,10 +106,11 @@ EXACT: list[tuple[str, str, str, str]] = [
      r"buttons\.ROLL\.cell: must be \[row, col\] \(two integers\), got \[0, True\]"),
     ("pin list longer than the header", "rows = [5, 6, 13, 19, 26, 16, 20]", "rows = [" + ", ".join(["5"] * 5000) + "]",
      r"matrix\.rows: 5000 pins; there are only 26 usable GPIOs"),
-    ("non-UTF-8 byte", "[display]", "# caf\udce9\n[display]", r"-: not valid TOML: byte 0xe9 on line \d+ is not UTF-8"),
+    ("non-UTF-8 byte", "[display]", "# caf\udce9\n[display]",
+     r"\.toml: not valid TOML: byte 0xe9 on line \d+ is not UTF-8"),
     ("arrays nested too deep", "[display]", "deep = " + "[" * 20000 + "]" * 20000 + "\n[display]",
-     r"-: not valid TOML: arrays or tables nested too deeply"),
-    ("file far too large", "[display]", "# " + "x" * 70_000 + "\n[display]", r"-: too large: over 64 KiB"),
+     r"\.toml: not valid TOML: arrays or tables nested too deeply"),
+    ("file far too large", "[display]", "# " + "x" * 70_000 + "\n[display]", r"\.toml: too large: over 64 KiB"),
     ("backend refused once, not again for its pin factory", 'backend = "gpio"', 'backend = "usb"',
      r"board\.backend: 'usb' is not one of"),
 ]

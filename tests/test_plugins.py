@@ -108,7 +108,10 @@ def test_demo_seats_pick_the_bots_and_bad_seats_are_one_line(tmp_path: Path,
     assert read(journal).finished
     for bad, says in ((["--seat", "green=random"], "NAME one of yellow, blue"),
                       (["--seat", "blue=genius"], "bots are random, heuristic, mcts"),
-                      (["--players", "3"], "for 2..2 players")):
+                      (["--players", "3"], "hannibal is for 2 players, not 3"),
+                      (["--profile", "scipio-sim"], "scipio-sim.toml is for scipio, not hannibal"),
+                      (["--profile", "hannibal"], "hannibal.toml is a real board; a demo needs a simulated one"),
+                      (["--profile", str(tmp_path / "nope.toml")], "nope.toml: no such file")):
         assert main(["demo", "hannibal", "--quiet", *bad]) == 2
         err = capsys.readouterr().err
         assert says in err and err.count("\n") == 1, err
