@@ -221,9 +221,10 @@ def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
     if screen.footer and plan.headline:  # no room for a rule: the footer is a bar
         draw.rectangle((0, height - pitch, width - 1, height - 1), fill=1)
         draw.text((1, height - pitch + shift), plan.footer, font=f, fill=0)
-    elif screen.footer:
+    elif screen.footer:  # a row up: the font's two blank rows over the glyphs then take the rule's row and
+        # the one under it, and the descenders' last row is the panel's last ("game", not "qame")
         draw.line((0, height - pitch - 1, width - 1, height - pitch - 1), fill=1)
-        draw.text((1, height - pitch + shift), plan.footer, font=f, fill=1)
+        draw.text((1, height - pitch - 1), plan.footer, font=f, fill=1)
     return image
 
 
