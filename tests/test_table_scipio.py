@@ -170,7 +170,8 @@ def test_organisation_is_entered_behind_a_look_away_screen(tmp_path: Path) -> No
     assert t.moves() == ["org rome 7,5,6,5,6,5"]
     assert "Rome, look away!" in t.text
     t.press("OK")
-    t.press("NEXT")  # 35 tokens: refused at the end
+    t.press("NEXT")  # 35 tokens: said at once, refused at the end
+    assert "1 too many: lower one" in t.text
     t.press("OK", 6)
     assert "34 tokens, not 35" in t.text and len(t.moves()) == 1
     t.press("PREV")

@@ -86,8 +86,8 @@ def organisation_screen(army: str, values: Sequence[int], cursor: int, notice: s
     """The army's secret organisation, as entered so far: private to it at a terminal."""
     cells = [f"{SHORT[f]}{'>' if i == cursor else ' '}{values[i]}" for i, f in enumerate(FORMATIONS)]
     left = 34 - sum(values)
-    return Screen(f"{NAMES[army]}: organise", (" ".join(cells[:3]), " ".join(cells[3:]),
-                                                      notice or f"left to place: {left}"),
+    count = f"left to place: {left}" if left >= 0 else f"{-left} too many: lower one"
+    return Screen(f"{NAMES[army]}: organise", (" ".join(cells[:3]), " ".join(cells[3:]), notice or count),
                   footer="NEXT+ PREV- OK next", headline=NAMES[army], private=army)
 
 
