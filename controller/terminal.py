@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller.dice import Dice
+from controller.events import Event
+from controller.flows import Flow
 from controller.screen import Screen
 from controller.stop import StopRequested
 from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside, stop_table
@@ -171,6 +174,12 @@ class Terminal:
                 return
 
 
+def _hands_off_set_up(flow: Flow, poll: Callable[[float], Iterable[Event]], now: float) -> Iterable[Event]:
+    """The bots' hands, except while the board is being set up: that is the person's, with ``fix`` (one
+    command for the whole list), so the list is never found half done by hands that started on their own."""
+    return [] if flow.phase.value == "setup" else poll(now)
+
+
 def seen_by(seat: str, screen: Screen, names: Mapping[str, str]) -> str:
     """What the person in ``seat`` may read of ``screen``: all of it, unless it is another seat's secret.
     At the table everyone else looks away; at the terminal the bots' secrets are not printed at all.
@@ -222,7 +231,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                         options=options)
     bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat != human}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
-    table.loop.add_source(players.poll)
+    table.loop.add_source(partial(_hands_off_set_up, table.flow, players.poll))
     term = Terminal(table, hw, prof, players, bots, out)
     table.flow.start()
     term.run(0.5)

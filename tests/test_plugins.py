@@ -149,6 +149,15 @@ def test_play_sim_honours_the_bridge_profile(tmp_path: Path) -> None:
     assert lines[0]["game"] == "hannibal" and lines[1]["move"].startswith("R")  # the board set up over the link
 
 
+def test_play_sim_leaves_the_set_up_whole_to_the_person(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--seed", "3",
+                             "--journal", str(tmp_path / "h.jsonl")], input="wait 5\nfix\nquit\n", cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    waited, fixed = result.stdout.split("> ")[1:3]
+    assert waited.count("put 4 ") == 6  # the bots' hands did not start on it: the whole list is still there
+    assert "Yellow: press ROLL" in fixed  # one command sets it all up
+
+
 def test_check_config_wiring_names_every_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check-config", "hannibal", "--wiring"]) == 0
     out = capsys.readouterr().out
