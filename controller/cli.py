@@ -56,9 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                         help="what reaches the log (journald when run as the service); default INFO")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    game_help = f"the game: {', '.join(info.name for info in games())} ('boardkeeper games' says more)"
     sub.add_parser("games", help="the games this table plays: players, what it senses, profiles")
     demo = sub.add_parser("demo", help="a whole bot game on the simulated board, headless")
-    demo.add_argument("game")
+    demo.add_argument("game", help=game_help)
     demo.add_argument("--seed", type=int, default=1, help="seeds the dice and the bots (default 1)")
     demo.add_argument("--journal", type=Path, help="journal file; an unfinished one is resumed (default: temporary)")
     demo.add_argument("--frames", type=Path, help="save every display frame as PNG in this folder")
@@ -73,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--line-noise", type=float, default=0.0,
                       help=f"--backend bridge: share of bytes corrupted on the serial line (0..{NOISE_LIMIT})")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
-    play.add_argument("game")
+    play.add_argument("game", help=game_help)
     play.add_argument("--profile", help="board profile (default: GAME, or GAME-sim with --sim)")
     play.add_argument("--journal", type=Path, help="journal file (default: in the state directory); "
                       "an unfinished one is resumed")
@@ -87,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--think-ms", type=int, metavar="N", help="the most an mcts seat thinks per decision, in "
                       "ms, so a slow Pi answers in time (real table; default: the profile's [bots] think_ms)")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
-    board.add_argument("game")
+    board.add_argument("game", help=game_help)
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
