@@ -449,8 +449,8 @@ class ScipioFlow(TableParts):
     # -- screens ------------------------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        """The result is drawn at once even while a message is held: whoever runs the table stops its loop
-        the moment the game is over, so a screen left waiting would never appear."""
+        """The result is drawn at once even while a message is held: it outranks the message's minimum time
+        (``Table.finished`` would wait for a result held behind one, but the players need not)."""
         self.display.show(self.screen(), hold=self.state is Phase.OVER)
 
     def screen(self) -> Screen:
