@@ -127,6 +127,23 @@ def profile_for(name: str) -> Any:
     return load(name)
 
 
+_SIMULATED = ("sim", "sim-bridge")
+
+
+def game_profile(info: GameInfo, name: str, *, simulated: str | None) -> Any:
+    """The profile ``name``, refused in one line when it is another game's or the wrong kind of board:
+    ``simulated`` names what needs a simulated one ("a demo", "--sim"), ``None`` asks for a real board."""
+    profile = profile_for(name)
+    if profile.game != info.name:
+        raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
+    if simulated is not None and profile.backend not in _SIMULATED:
+        raise UsageError(f"profile {profile.path} is a real board; {simulated} needs a simulated one "
+                         f"({info.name}-sim)")
+    if simulated is None and profile.backend in _SIMULATED:
+        raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
+    return profile
+
+
 def check_config(profile: str, wiring: bool) -> int:
     from controller.table import known_profiles
     from hw_config import ConfigError
@@ -184,12 +201,8 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(f"--line-noise must be between 0 and {NOISE_LIMIT} (the most the board link is shown to "
                          f"carry a game through), got {args.line_noise}")
     profile = args.profile or f"{info.name}-sim"
-    chosen = profile_for(profile)
-    if chosen.game != info.name:
-        raise UsageError(f"profile {chosen.path} is for {chosen.game}, not {info.name}")
-    if chosen.backend not in ("sim", "sim-bridge"):
-        raise UsageError(f"profile {chosen.path} is a real board; a demo needs a simulated one ({info.name}-sim)")
-    bridge = chosen.backend == "sim-bridge"  # some games' own table is read over serial
+    # some games' own table is read over serial
+    bridge = game_profile(info, profile, simulated="a demo").backend == "sim-bridge"
     if args.backend == "bridge" and not bridge:
         if args.profile is not None or f"{info.name}-bridge-sim" not in info.profiles:
             raise UsageError(f"--backend bridge: no bridge profile for {info.name} yet")
@@ -336,11 +349,7 @@ def play(args: argparse.Namespace) -> int:
         human = args.human or seats[0]
         if human not in seats:
             raise UsageError(f"--as {human}: the seats are {', '.join(seats)}")
-        sim = profile_for(args.profile or f"{info.name}-sim")
-        if sim.game != info.name:
-            raise UsageError(f"profile {sim.path} is for {sim.game}, not {info.name}")
-        if sim.backend not in ("sim", "sim-bridge"):
-            raise UsageError(f"profile {sim.path} is a real board; --sim needs a simulated one ({info.name}-sim)")
+        sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
         return run_terminal(path, profile=sim, human=human, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
@@ -349,11 +358,7 @@ def play(args: argparse.Namespace) -> int:
     from controller.dice import Dice
     from controller.table import ask_resume, attach_game, await_next_game, build_io, load_backend, stop_table
 
-    profile = profile_for(args.profile or info.name)
-    if profile.game != info.name:
-        raise UsageError(f"profile {profile.path} is for {profile.game}, not {info.name}")
-    if profile.backend in ("sim", "sim-bridge"):
-        raise UsageError(f"profile {profile.path} is simulated; use --sim or a real profile")
+    profile = game_profile(info, args.profile or info.name, simulated=None)
     bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
     kinds = _bots(info, seats, args.seat)
     try:
