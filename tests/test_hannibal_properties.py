@@ -7,6 +7,7 @@ import json
 import random
 
 import hannibal_reference as ref
+from hannibal_helpers import positions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,30 +16,6 @@ from engines.bots.plans import turn_plans
 from engines.hannibal import PLAYERS, State, new_game, parse
 
 MAX_MOVES = 50_000
-
-
-@st.composite
-def positions(draw: st.DrawFn) -> dict[str, object]:
-    """Any consistent position with dice to use, including ones random play rarely reaches."""
-    board: dict[str, list[object]] = {}
-    waiting, home = {}, {}
-    free = list(range(49))
-    for i, p in enumerate(PLAYERS):
-        goal = 48 if i == 0 else 0
-        left = 12 - draw(st.integers(0, 11))  # at least one piece not home
-        home[p] = 12 - left
-        waiting[p] = draw(st.integers(0, min(left, 3)))
-        left -= waiting[p]
-        while left:
-            pos = draw(st.sampled_from([q for q in free if q != goal]))
-            n = draw(st.integers(1, left))
-            free.remove(pos)
-            board[str(pos)] = [p, n]
-            left -= n
-    dice = sorted(draw(st.lists(st.integers(1, 6), min_size=1, max_size=2)))
-    return {"game": "hannibal", "to_move": draw(st.sampled_from(PLAYERS)), "dice": dice,
-            "doubles": len(dice) == 2 and dice[0] == dice[1], "board": board,
-            "waiting": waiting, "home": home, "winner": None}
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,15 +16,14 @@ run over it, so it is kept flat rather than as objects per position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
+from engines.hannibal.legal import CAMP_MASK, CAMPS, LAYOUTS, LegalSteps
 from engines.hannibal.moves import (
-    ENTRIES,
     LAST,
     PIECE,
-    PIECE_MOVES,
     POSITIONS,
     ROLL_OUTCOMES,
     STACK,
@@ -36,97 +35,16 @@ from engines.hannibal.moves import (
 
 PLAYERS: Final = ("yellow", "blue")
 PIECES: Final = 12
-CAMPS: Final = tuple(range(0, POSITIONS, 6))
 BASE: Final = (0, LAST)  # each player's own base camp; the other's is their goal
 _SIGN: Final = (1, -1)
 _START: Final = ((0, 6, 12), (48, 42, 36))
 _ALL: Final = (1 << POSITIONS) - 1
-_CAMP_MASK: Final = sum(1 << c for c in CAMPS)
 _GOAL_BIT: Final = (1 << BASE[1], 1 << BASE[0])
 
 
-def _dice_tables() -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]],
-                            dict[tuple[int, ...], dict[int, tuple[int, ...]]]]:
-    """Per unused-dice tuple: the step distances (I-1), the entry dice (I-4), the dice left after a use."""
-    dists: dict[tuple[int, ...], tuple[int, ...]] = {}
-    entry: dict[tuple[int, ...], tuple[int, ...]] = {}
-    after: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-    for a in range(1, 7):
-        dists[(a,)], entry[(a,)], after[(a,)] = (a,), (a,), {a: ()}
-        for b in range(a, 7):
-            dists[(a, b)] = tuple(sorted({a, b, a + b}))
-            entry[(a, b)] = tuple(sorted({a, b}))
-            after[(a, b)] = {a: (b,), b: (a,), a + b: ()}
-    dists[()], entry[()], after[()] = (), (), {}
-    return dists, entry, after
-
-
-_DISTS, _ENTRY_DICE, _AFTER_USE = _dice_tables()
-
-
-def _chunk_tables() -> tuple[list[list[list[tuple[Step, ...]]]], list[list[dict[int, tuple[Step, ...]]]]]:
-    """Per player and distance, the piece moves landing on a set of squares, in ascending order.
-
-    Forward: one tuple per byte of the landing mask (index ``k * 256 + byte``), so that generation turns
-    a whole distance into at most seven lookups instead of one step per landing square -- 15 moves a
-    decision made one by one were most of a decision's time. Backward moves land only on the nine
-    camps, so they are keyed by the whole camp mask (512 subsets). Subsets are built by doubling: the
-    ones with a square are the ones without it, that square's move appended (a square no move lands on
-    shares the tuples without it). 43,000 tuples, about 3 MB, built at import.
-    """
-    forward: list[list[list[tuple[Step, ...]]]] = [[[] for _ in range(13)] for _ in PLAYERS]
-    backward: list[list[dict[int, tuple[Step, ...]]]] = [[{} for _ in range(13)] for _ in PLAYERS]
-    for p, sign in enumerate(_SIGN):
-        for n in range(1, 13):
-            def move(dst: int, n: int = n, sign: int = sign) -> tuple[Step, ...]:
-                src = dst - sign * n
-                return (PIECE_MOVES[src][dst],) if 0 <= src <= LAST and dst <= LAST else ()
-
-            table = forward[p][n]
-            for k in range(_BYTES):
-                chunk: list[tuple[Step, ...]] = [()]
-                for bit in range(8):
-                    landing = move(8 * k + bit)
-                    chunk += [t + landing for t in chunk]
-                table += chunk
-            masks: list[int] = [0]
-            tuples: list[tuple[Step, ...]] = [()]
-            for camp in CAMPS:
-                landing = move(camp, -n)
-                masks += [m | 1 << camp for m in masks]
-                tuples += [t + landing for t in tuples]
-            backward[p][n] = dict(zip(masks, tuples, strict=True))
-    return forward, backward
-
-
-_BYTES: Final = (POSITIONS + 7) // 8
-_FORWARD, _BACKWARD = _chunk_tables()
-_LIFT: Final = 12  # the largest distance: from a mask lifted by it, both directions are right shifts
-
-
-_Distance = tuple[int, int, list[tuple[Step, ...]], dict[int, tuple[Step, ...]]]
-"""One distance of a plan: the right shifts to its forward and backward landing squares, and their tables."""
-
-
-def _plans() -> list[dict[tuple[int, ...], tuple[_Distance, ...]]]:
-    """Per player and unused dice, per distance (I-1): the right shifts that give the forward and the
-    backward landing squares of the player's mask lifted by ``_LIFT`` (both directions are then right
-    shifts of one mask), with that distance's chunk tables: one lookup per generation."""
-    plans: list[dict[tuple[int, ...], tuple[_Distance, ...]]] = [{}, {}]
-    for dice, dists in _DISTS.items():
-        for p in range(len(PLAYERS)):
-            shifts = [(_LIFT - n, _LIFT + n) if p == 0 else (_LIFT + n, _LIFT - n) for n in dists]
-            plans[p][dice] = tuple((fwd, back, _FORWARD[p][n], _BACKWARD[p][n])
-                                   for n, (fwd, back) in zip(dists, shifts, strict=True))
-    return plans
-
-
-_PLANS: Final = _plans()
 _NOT_GOAL: Final = (~_GOAL_BIT[0], ~_GOAL_BIT[1])
 _CAMPS_IN: Final = {sum(1 << c for c in chosen): chosen
                     for chosen in (tuple(c for i, c in enumerate(CAMPS) if m >> i & 1) for m in range(1 << len(CAMPS)))}
-_ENTRIES: Final = {(p, dice): tuple((1 << (d if p == 0 else LAST - d), ENTRIES[d if p == 0 else LAST - d])
-                                    for d in entry) for p in range(2) for dice, entry in _ENTRY_DICE.items()}
 _STACK_TARGETS: Final = [[tuple((src + sign * k, STACK_MOVES[src][src + sign * k]) for k in (6, 12, -6, -12)
                                if 0 <= src + sign * k <= LAST) for src in range(POSITIONS)] for sign in _SIGN]
 _ROLLS: Final[list[Move]] = [r for r, _ in ROLL_OUTCOMES]
@@ -150,8 +68,8 @@ class State:
     game: Final = "hannibal"
     players: Final = PLAYERS
 
-    __slots__ = ("_board", "_dice", "_doubles", "_home", "_legal", "_multi", "_occ", "_to_move", "_waiting",
-                 "_winner")
+    __slots__ = ("_bits", "_board", "_dice", "_doubles", "_home", "_layout", "_multi", "_occ", "_tail", "_to_move",
+                 "_waiting", "_winner")
 
     def __init__(self, *, first: str = "yellow") -> None:
         self._board = [0] * POSITIONS
@@ -162,11 +80,13 @@ class State:
                 self._put(pos, 4 * _SIGN[p])
         self._to_move = PLAYERS.index(check_players(first, PLAYERS, "first"))
         self._dice: tuple[int, ...] = ()
+        self._layout = LAYOUTS[self._to_move][()]  # the player's and the dice's tables (engines.hannibal.legal)
         self._doubles = False
         self._waiting = [0, 0]
         self._home = [0, 0]
         self._winner: int | None = None
-        self._legal: list[Move] | None = None
+        self._bits = 0  # the legal piece moves (engines.hannibal.legal), valid while _tail is not None
+        self._tail: tuple[Step, ...] | None = ()  # the legal stack moves or entries; None: not worked out yet
 
     # -- reading the position -------------------------------------------------------------------------
 
@@ -248,85 +168,62 @@ class State:
             return []
         return list(ROLL_OUTCOMES)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move now: the 21 rolls at a chance node, else every legal single step."""
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move now: the 21 rolls at a chance node, else every legal single step (a
+        ``LegalSteps``: counted and indexed without building the moves nobody reads)."""
         if self._dice:  # a player's turn (a won game has no dice left)
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = self._generate()
-            return legal[:]
+            tail = self._tail
+            if tail is None:
+                tail = self._generate()
+            return LegalSteps(self._bits, tail, self._layout)
         return _ROLLS[:] if self._winner is None else []
 
-    def _steps(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._generate() if self._dice and self._winner is None else []
-        return self._legal
-
-    def _generate(self) -> list[Move]:
-        """Legal steps from bit masks: one shift per distance finds every landing square at once, and
-        the chunk tables turn those squares into moves a byte at a time.
+    def _generate(self) -> tuple[Step, ...]:
+        """Work out the legal steps: every piece move at once as the bits of ``engines.hannibal.legal``,
+        then the few stack moves or entries one by one, after them.
 
         A single piece may land anywhere except on opposing camps and opposing stacks on track spaces;
-        its own goal always takes it home (I-3). Only the few stacks on camps are looked at one by one.
-        Moves come distance by distance, forward before backward, each by ascending landing square:
-        random bots pick by index, so this order is part of what makes a seed replay the same game.
+        its own goal always takes it home (I-3). Moves come distance by distance, forward before backward,
+        each by ascending landing square, then stack moves: random bots pick by index, so this order is
+        part of what makes a seed replay the same game.
         """
         p = self._to_move
         occ = self._occ
         own = occ[p]
-        blocked = occ[1 - p] & (self._multi | _CAMP_MASK) & _NOT_GOAL[p]
+        layout = self._layout
+        blocked = occ[1 - p] & (self._multi | CAMP_MASK) & _NOT_GOAL[p]
         if self._waiting[p]:  # I-4: one die per entry, never the total
-            return [entry for bit, entry in _ENTRIES[p, self._dice] if not blocked & bit]
-        out: list[Move] = []
-        ext = out.extend
-        ok = _ALL ^ blocked
-        ok_camp = _CAMP_MASK & ok
-        lifted = own << _LIFT  # yellow moves up the track, blue down: both by right shifts of this
-        for fwd, back, table, backs in _PLANS[p][self._dice]:
-            land = (lifted >> fwd) & ok
-            if land:  # the seven bytes written out: a loop over them costs more than their lookups
-                c0, c1, c2, c3, c4, c5, c6 = land.to_bytes(_BYTES, "little")
-                if c0:
-                    ext(table[c0])
-                if c1:
-                    ext(table[c1 + 256])
-                if c2:
-                    ext(table[c2 + 512])
-                if c3:
-                    ext(table[c3 + 768])
-                if c4:
-                    ext(table[c4 + 1024])
-                if c5:
-                    ext(table[c5 + 1280])
-                if c6:
-                    ext(table[c6 + 1536])
-            land = (lifted >> back) & ok_camp
-            if land:  # backward only onto a camp; the goal is never behind
-                ext(backs[land])
-        stacks = own & self._multi & _CAMP_MASK
-        if stacks:
-            board = self._board
-            sign = _SIGN[p]
-            goal = BASE[1 - p]
-            dists = _DISTS[self._dice]
-            for src in _CAMPS_IN[stacks]:
-                count = board[src] * sign
-                if count in dists:
-                    for dst, move in _STACK_TARGETS[p][src]:  # I-2: either of the next two camps, either way
-                        if dst == goal or -board[dst] * sign < count:
-                            out.append(move)
-        return out
+            self._bits = 0
+            tail = self._tail = tuple(entry for bit, entry in layout.entries if not blocked & bit)
+            return tail
+        self._bits = (own * layout.spread) & ((_ALL ^ blocked) * layout.window) & layout.allowed
+        stacks = own & self._multi & CAMP_MASK
+        if not stacks:
+            self._tail = ()
+            return ()
+        board = self._board
+        sign = _SIGN[p]
+        sizes = layout.stack_sizes
+        tail = ()
+        for src in _CAMPS_IN[stacks]:
+            count = board[src] * sign
+            if sizes >> count & 1:  # I-2: to either of the next two camps, either way
+                goal = BASE[1 - p]
+                tail += tuple(move for dst, move in _STACK_TARGETS[p][src] if dst == goal or -board[dst] * sign < count)
+        self._tail = tail
+        return tail
 
     def apply(self, move: Move) -> None:
         """Roll or step. Written out in one piece, without helper calls, and keeping the bit masks in
         step with the board: it runs once per step of every playout of the bots."""
         if move.__class__ is Step:
-            legal = self._legal
-            if legal is None:
-                legal = self._steps()
-            if move not in legal:
-                raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
+            tail = self._tail
+            if tail is None:
+                tail = self._generate()
             p = self._to_move
+            bit = self._layout.bit_of.get(move)
+            if not (self._bits >> bit & 1 if bit is not None else move in tail):
+                raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
             sign = _SIGN[p]
             board = self._board
             occ = self._occ
@@ -354,8 +251,10 @@ class State:
                 if home[p] == PIECES:
                     self._winner = p
                     self._dice = ()
+                    self._layout = LAYOUTS[p][()]
                     self._doubles = False
-                    self._legal = None
+                    self._bits = 0
+                    self._tail = ()
                     return
             else:
                 bit = 1 << dst
@@ -369,28 +268,33 @@ class State:
                 occ[p] |= bit
                 if here >= 2:  # (one piece lands only where no opposing stack stands: no stack bit to clear)
                     self._multi |= bit
-            dice = self._dice = _AFTER_USE[self._dice][used]
+            layout = self._layout = self._layout.after[used]
+            dice = self._dice = layout.dice
             if dice:
-                self._legal = legal = self._generate()
-                if legal:
+                self._generate()
+                if self._bits or self._tail:
                     return
             self._dice = ()  # the turn ends: no dice left, or no step for them (I-1)
-            self._legal = None
+            self._bits = 0
+            self._tail = ()
             if self._doubles:
                 self._doubles = False
+                self._layout = LAYOUTS[p][()]
             else:
                 self._to_move = 1 - p
+                self._layout = LAYOUTS[1 - p][()]
         elif isinstance(move, Roll):
             if self._dice or self._winner is not None:
                 raise IllegalMoveError(f"{move}: no roll is due, {self.to_move} has dice {self._dice}")
-            self._dice = (move.low, move.high)
+            dice = self._dice = (move.low, move.high)
+            self._layout = LAYOUTS[self._to_move][dice]
             self._doubles = move.low == move.high
-            self._legal = legal = self._generate()
-            if not legal:  # I-5: no step at all passes the turn, even on a double
+            self._generate()
+            if not (self._bits or self._tail):  # I-5: no step at all passes the turn, even on a double
                 self._dice = ()
                 self._doubles = False
-                self._legal = None
                 self._to_move = 1 - self._to_move
+                self._layout = LAYOUTS[self._to_move][()]
             return
         else:
             raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
@@ -425,13 +329,15 @@ class State:
         other._board = self._board[:]
         other._to_move = self._to_move
         other._dice = self._dice
+        other._layout = self._layout
         other._occ = self._occ[:]
         other._multi = self._multi
         other._doubles = self._doubles
         other._waiting = self._waiting[:]
         other._home = self._home[:]
         other._winner = self._winner
-        other._legal = self._legal  # never mutated in place, so sharing is safe
+        other._bits = self._bits
+        other._tail = self._tail
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -490,7 +396,9 @@ class State:
             raise ValueError(f"dice: the game is over but dice {s._dice} are unused")
         if s._winner is None and PIECES in s._home:
             raise ValueError("home: a player has all pieces home but winner is null")
-        s._legal = None
+        s._bits = 0
+        s._tail = None if s._dice and s._winner is None else ()
+        s._layout = LAYOUTS[s._to_move][s._dice]
         return s
 
     def __repr__(self) -> str:
