@@ -11,7 +11,9 @@ the digest's interpretations win and are cited here as I-n:
 - I-5: a roll that allows no step passes the turn at once, even on a double.
 
 The board is a list of 49 signed counts (+ yellow, - blue): the hot loops of bots and benchmarks
-run over it, so it is kept flat rather than as objects per position.
+run over it, so it is kept flat rather than as objects per position. Beside it, bit masks of each
+player's squares and of the stacks, from which ``engines.hannibal.legal`` works out every legal piece
+move at once; ``legal_moves()`` hands those out as a sequence that builds a move only when it is read.
 """
 
 from __future__ import annotations
