@@ -48,10 +48,11 @@ class Layout:
     step of each distance is made.
     """
 
-    __slots__ = ("after", "allowed", "bit_of", "dice", "dists", "entries", "moves", "spread", "stack_sizes",
-                 "window")
+    __slots__ = ("after", "allowed", "bit_of", "dice", "dists", "entries", "moves", "player", "spread",
+                 "stack_sizes", "window")
 
     def __init__(self, player: int, dice: tuple[int, ...]) -> None:
+        self.player = player
         self.dice = dice
         self.dists = tuple(sorted({*dice, sum(dice)})) if dice else ()
         self.stack_sizes = sum(1 << n for n in self.dists)
@@ -73,6 +74,15 @@ class Layout:
                     bit = base + _PAD + dst
                     self.moves[bit] = step = PIECE_MOVES[src][dst]
                     self.bit_of[step] = bit
+
+    def __reduce__(self) -> tuple[object, tuple[int, tuple[int, ...]]]:
+        """Pickled and deep-copied as its name: a state carries the shared tables, not a copy of them."""
+        return (layout, (self.player, self.dice))
+
+
+def layout(player: int, dice: tuple[int, ...]) -> Layout:
+    """The shared layout of a player (0 or 1) and unused dice."""
+    return LAYOUTS[player][dice]
 
 
 def _layouts() -> list[dict[tuple[int, ...], Layout]]:
@@ -110,7 +120,10 @@ class LegalSteps(Sequence[Move]):
         return bool(self._bits or self._tail)
 
     def __contains__(self, move: object) -> bool:
-        bit = self._layout.bit_of.get(move)  # type: ignore[call-overload]  # any object may be asked
+        try:
+            bit = self._layout.bit_of.get(move)  # type: ignore[call-overload]  # any object may be asked
+        except TypeError:  # unhashable: no move
+            return False
         if bit is not None:
             return bool(self._bits >> bit & 1)
         return move in self._tail
