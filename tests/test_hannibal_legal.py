@@ -64,6 +64,8 @@ def test_every_reading_of_the_legal_steps_agrees(data: dict[str, object]) -> Non
     assert not any(other in legal for other in NOT_STEPS)
     assert legal.index(steps[-1]) == n - 1 if steps else True
     assert list(reversed(legal)) == steps[::-1]
+    assert legal == steps and steps == legal and legal == tuple(steps) and legal == s.legal_moves()
+    assert (legal != steps[:-1]) if steps else (legal == [])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

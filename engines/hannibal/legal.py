@@ -180,5 +180,14 @@ class LegalSteps(Sequence[Move]):
         out += self._tail
         return out
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list or tuple of the same steps in the same order: ``legal_moves()`` was a list, and
+        callers compare it with one."""
+        if isinstance(other, LegalSteps | list | tuple):
+            return self.steps() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which are unhashable
+
     def __repr__(self) -> str:
         return f"LegalSteps([{', '.join(map(str, self))}])"
