@@ -26,7 +26,7 @@ from engines.hannibal.moves import ENTRIES, LAST, PIECE_MOVES, POSITIONS, Step
 
 CAMPS: Final = tuple(range(0, POSITIONS, 6))
 CAMP_MASK: Final = sum(1 << c for c in CAMPS)
-_SIGN: Final = (1, -1)
+SIGN: Final = (1, -1)  # a player's direction up the track: + yellow, - blue
 _PAD: Final = 12  # the largest distance: every copy's shift is _PAD +- distance, never negative
 _SPAN: Final = 2 * _PAD
 _REGION: Final = 80  # > _SPAN + POSITIONS: a copy shifted by up to _SPAN ends inside its own region
@@ -57,7 +57,7 @@ class Layout:
         self.dists = tuple(sorted({*dice, sum(dice)})) if dice else ()
         self.stack_sizes = sum(1 << n for n in self.dists)
         self.after: dict[int, Layout] = {}
-        sign = _SIGN[player]
+        sign = SIGN[player]
         squares = (d if sign > 0 else LAST - d for d in sorted(set(dice)))
         self.entries = tuple((1 << dst, ENTRIES[dst]) for dst in squares)
         self.spread = self.window = self.allowed = 0
@@ -88,12 +88,12 @@ def layout(player: int, dice: tuple[int, ...]) -> Layout:
 def _layouts() -> list[dict[tuple[int, ...], Layout]]:
     layouts = [{dice: Layout(p, dice) for dice in DICE} for p in range(2)]
     for by_dice in layouts:
-        for dice, layout in by_dice.items():
+        for dice, one in by_dice.items():
             if len(dice) == 2:
                 a, b = dice
-                layout.after.update({a: by_dice[(b,)], b: by_dice[(a,)], a + b: by_dice[()]})
+                one.after.update({a: by_dice[(b,)], b: by_dice[(a,)], a + b: by_dice[()]})
             elif dice:
-                layout.after[dice[0]] = by_dice[()]
+                one.after[dice[0]] = by_dice[()]
     return layouts
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from engines.base import IllegalMoveError, JsonDict, Move, check_players
-from engines.hannibal.legal import CAMP_MASK, CAMPS, LAYOUTS, LegalSteps
+from engines.hannibal.legal import CAMP_MASK, CAMPS, LAYOUTS, SIGN, LegalSteps
 from engines.hannibal.moves import (
     LAST,
     PIECE,
@@ -38,7 +38,6 @@ from engines.hannibal.moves import (
 PLAYERS: Final = ("yellow", "blue")
 PIECES: Final = 12
 BASE: Final = (0, LAST)  # each player's own base camp; the other's is their goal
-_SIGN: Final = (1, -1)
 _START: Final = ((0, 6, 12), (48, 42, 36))
 _ALL: Final = (1 << POSITIONS) - 1
 _GOAL_BIT: Final = (1 << BASE[1], 1 << BASE[0])
@@ -48,7 +47,7 @@ _NOT_GOAL: Final = (~_GOAL_BIT[0], ~_GOAL_BIT[1])
 _CAMPS_IN: Final = {sum(1 << c for c in chosen): chosen
                     for chosen in (tuple(c for i, c in enumerate(CAMPS) if m >> i & 1) for m in range(1 << len(CAMPS)))}
 _STACK_TARGETS: Final = [[tuple((src + sign * k, STACK_MOVES[src][src + sign * k]) for k in (6, 12, -6, -12)
-                               if 0 <= src + sign * k <= LAST) for src in range(POSITIONS)] for sign in _SIGN]
+                               if 0 <= src + sign * k <= LAST) for src in range(POSITIONS)] for sign in SIGN]
 _ROLLS: Final[list[Move]] = [r for r, _ in ROLL_OUTCOMES]
 
 
@@ -70,8 +69,8 @@ class State:
     game: Final = "hannibal"
     players: Final = PLAYERS
 
-    __slots__ = ("_bits", "_board", "_dice", "_doubles", "_home", "_layout", "_multi", "_occ", "_tail", "_to_move",
-                 "_waiting", "_winner")
+    __slots__ = ("_bits", "_board", "_doubles", "_home", "_layout", "_multi", "_occ", "_tail", "_to_move", "_waiting",
+                 "_winner")
 
     def __init__(self, *, first: str = "yellow") -> None:
         self._board = [0] * POSITIONS
@@ -79,10 +78,9 @@ class State:
         self._multi = 0  # bit mask of the positions holding two or more pieces
         for p, positions in enumerate(_START):
             for pos in positions:
-                self._put(pos, 4 * _SIGN[p])
+                self._put(pos, 4 * SIGN[p])
         self._to_move = PLAYERS.index(check_players(first, PLAYERS, "first"))
-        self._dice: tuple[int, ...] = ()
-        self._layout = LAYOUTS[self._to_move][()]  # the player's and the dice's tables (engines.hannibal.legal)
+        self._layout = LAYOUTS[self._to_move][()]  # the unused dice, with their tables (engines.hannibal.legal)
         self._doubles = False
         self._waiting = [0, 0]
         self._home = [0, 0]
@@ -94,7 +92,7 @@ class State:
 
     @property
     def current_player(self) -> str | None:
-        if self._winner is not None or not self._dice:
+        if self._winner is not None or not self._layout.dice:
             return None
         return PLAYERS[self._to_move]
 
@@ -110,7 +108,7 @@ class State:
     @property
     def dice(self) -> tuple[int, ...]:
         """The unused dice of the current roll, smaller first; empty when a roll is due."""
-        return self._dice
+        return self._layout.dice
 
     @property
     def doubles(self) -> bool:
@@ -123,7 +121,7 @@ class State:
 
     def key(self) -> tuple[object, ...]:
         """A hashable summary, equal exactly when the states are equal (bots deduplicate with it)."""
-        return (tuple(self._board), self._to_move, self._dice, self._doubles,
+        return (tuple(self._board), self._to_move, self._layout.dice, self._doubles,
                 tuple(self._waiting), tuple(self._home), self._winner)
 
     def waiting(self, player: str) -> int:
@@ -143,7 +141,7 @@ class State:
         return self._winner is not None
 
     def is_chance(self) -> bool:
-        return self._winner is None and not self._dice
+        return self._winner is None and not self._layout.dice
 
     def returns(self) -> dict[str, float]:
         if self._winner is None:
@@ -173,7 +171,7 @@ class State:
     def legal_moves(self) -> Sequence[Move]:
         """Every legal move now: the 21 rolls at a chance node, else every legal single step (a
         ``LegalSteps``: counted and indexed without building the moves nobody reads)."""
-        if self._dice:  # a player's turn (a won game has no dice left)
+        if self._layout.dice:  # a player's turn (a won game has no dice left)
             tail = self._tail
             if tail is None:
                 tail = self._generate()
@@ -204,7 +202,7 @@ class State:
             self._tail = ()
             return ()
         board = self._board
-        sign = _SIGN[p]
+        sign = SIGN[p]
         sizes = layout.stack_sizes
         tail = ()
         for src in _CAMPS_IN[stacks]:
@@ -226,7 +224,7 @@ class State:
             bit = self._layout.bit_of.get(move)
             if not (self._bits >> bit & 1 if bit is not None else move in tail):
                 raise IllegalMoveError(f"{move} is not a legal step now ({self._describe_turn()})")
-            sign = _SIGN[p]
+            sign = SIGN[p]
             board = self._board
             occ = self._occ
             src, dst, kind = move.src, move.dst, move.kind
@@ -252,7 +250,6 @@ class State:
                 home[p] += force
                 if home[p] == PIECES:
                     self._winner = p
-                    self._dice = ()
                     self._layout = LAYOUTS[p][()]
                     self._doubles = False
                     self._bits = 0
@@ -271,13 +268,11 @@ class State:
                 if here >= 2:  # (one piece lands only where no opposing stack stands: no stack bit to clear)
                     self._multi |= bit
             layout = self._layout = self._layout.after[used]
-            dice = self._dice = layout.dice
-            if dice:
+            if layout.dice:
                 self._generate()
                 if self._bits or self._tail:
                     return
-            self._dice = ()  # the turn ends: no dice left, or no step for them (I-1)
-            self._bits = 0
+            self._bits = 0  # the turn ends: no dice left, or no step for them (I-1)
             self._tail = ()
             if self._doubles:
                 self._doubles = False
@@ -286,14 +281,12 @@ class State:
                 self._to_move = 1 - p
                 self._layout = LAYOUTS[1 - p][()]
         elif isinstance(move, Roll):
-            if self._dice or self._winner is not None:
-                raise IllegalMoveError(f"{move}: no roll is due, {self.to_move} has dice {self._dice}")
-            dice = self._dice = (move.low, move.high)
-            self._layout = LAYOUTS[self._to_move][dice]
+            if self._layout.dice or self._winner is not None:
+                raise IllegalMoveError(f"{move}: no roll is due, {self.to_move} has dice {self._layout.dice}")
+            self._layout = LAYOUTS[self._to_move][(move.low, move.high)]
             self._doubles = move.low == move.high
             self._generate()
             if not (self._bits or self._tail):  # I-5: no step at all passes the turn, even on a double
-                self._dice = ()
                 self._doubles = False
                 self._to_move = 1 - self._to_move
                 self._layout = LAYOUTS[self._to_move][()]
@@ -314,9 +307,9 @@ class State:
     def _describe_turn(self) -> str:
         if self._winner is not None:
             return f"the game is over, {PLAYERS[self._winner]} won"
-        if not self._dice:
+        if not self._layout.dice:
             return f"{self.to_move} must roll first"
-        return f"{self.to_move} to move with dice {', '.join(map(str, self._dice))}"
+        return f"{self.to_move} to move with dice {', '.join(map(str, self._layout.dice))}"
 
     def parse_move(self, text: str) -> Move:
         move = parse(text)
@@ -330,7 +323,6 @@ class State:
         other = State.__new__(State)
         other._board = self._board[:]
         other._to_move = self._to_move
-        other._dice = self._dice
         other._layout = self._layout
         other._occ = self._occ[:]
         other._multi = self._multi
@@ -353,7 +345,7 @@ class State:
         return {
             "game": self.game,
             "to_move": self.to_move,
-            "dice": list(self._dice),
+            "dice": list(self._layout.dice),
             "doubles": self._doubles,
             "board": {str(pos): [owner, n] for pos, (owner, n) in self._occupied()},
             "waiting": dict(zip(PLAYERS, self._waiting, strict=True)),
@@ -370,12 +362,12 @@ class State:
             raise ValueError(f"game: expected 'hannibal', got {data.get('game')!r}")
         s = cls.__new__(cls)
         s._to_move = PLAYERS.index(check_players(data.get("to_move"), PLAYERS, "to_move"))
-        s._dice = _read_dice(data.get("dice"))
+        dice = _read_dice(data.get("dice"))
         doubles = data.get("doubles", False)
         if not isinstance(doubles, bool):
             raise ValueError(f"doubles: expected true or false, got {doubles!r}")
-        if doubles and (len(s._dice) == 0 or len(set(s._dice)) != 1):
-            raise ValueError(f"doubles: true but the dice are {s._dice}")
+        if doubles and (len(dice) == 0 or len(set(dice)) != 1):
+            raise ValueError(f"doubles: true but the dice are {dice}")
         s._doubles = doubles
         s._board = [0] * POSITIONS
         s._occ = [0, 0]
@@ -385,7 +377,7 @@ class State:
         s._waiting = _read_pair(data.get("waiting"), "waiting")
         s._home = _read_pair(data.get("home"), "home")
         for i, p in enumerate(PLAYERS):
-            on_board = sum(v * _SIGN[i] for v in s._board if v * _SIGN[i] > 0)
+            on_board = sum(v * SIGN[i] for v in s._board if v * SIGN[i] > 0)
             total = on_board + s._waiting[i] + s._home[i]
             if total != PIECES:
                 raise ValueError(f"{p} has {total} pieces (board {on_board}, waiting {s._waiting[i]}, "
@@ -394,13 +386,13 @@ class State:
         s._winner = None if winner is None else PLAYERS.index(check_players(winner, PLAYERS, "winner"))
         if s._winner is not None and s._home[s._winner] != PIECES:
             raise ValueError(f"winner: {winner} has only {s._home[s._winner]} pieces home")
-        if s._winner is not None and s._dice:
-            raise ValueError(f"dice: the game is over but dice {s._dice} are unused")
+        if s._winner is not None and dice:
+            raise ValueError(f"dice: the game is over but dice {dice} are unused")
         if s._winner is None and PIECES in s._home:
             raise ValueError("home: a player has all pieces home but winner is null")
         s._bits = 0
-        s._tail = None if s._dice and s._winner is None else ()
-        s._layout = LAYOUTS[s._to_move][s._dice]
+        s._tail = None if dice and s._winner is None else ()
+        s._layout = LAYOUTS[s._to_move][dice]
         return s
 
     def __repr__(self) -> str:
@@ -431,7 +423,7 @@ def _read_board(value: object) -> list[int]:
         pos = int(key)
         if pos == BASE[1 - i]:
             raise ValueError(f"board.{key}: {owner} pieces on their goal would be home")
-        board[pos] = count * _SIGN[i]
+        board[pos] = count * SIGN[i]
     return board
 
 
