@@ -62,12 +62,12 @@ def play_round(info: GameInfo, kind: str, seeds: range) -> Times:
     for seed in seeds:
         _play(info, kind, seed, None, times)
         if kind != DEFAULT_KIND:
-            _play(info, kind, seed, seed % info.max_players, times)
+            _play(info, kind, seed, seed, times)
     return times
 
 
 def _play(info: GameInfo, kind: str, seed: int, alone: int | None, times: Times) -> None:
-    """One game; ``alone``: the index of the only seat ``kind`` takes (the others the default bot)."""
+    """One game; ``alone``: the only seat ``kind`` takes, counted round the table (the others the default bot)."""
     state = info.new_game(**info.options(sim=True))
     bots: dict[str, Bot] = {}
     for i, p in enumerate(state.players):
