@@ -6,21 +6,24 @@ import random
 
 import pytest
 
-from engines.base import sample_chance
+from engines.base import IllegalMoveError, sample_chance
 from engines.cannonball import State, new_game
 from engines.cannonball.board import (
     BOX_NAMES,
     FORT_BOXES,
+    GATE_LINKS,
     GATE_SECTION_OWNER,
     GATES,
+    NEIGHBOURS,
     NSEC,
     SECTION_BOXES,
     SECTION_OF,
     SITES,
     trooper_limit,
 )
-from engines.cannonball.moves import END, Blew
+from engines.cannonball.moves import CROSSES, END, Blew, Step, step
 from engines.cannonball.positions import position
+from engines.cannonball.state import MARCHING
 
 SEEDS = range(12)
 
@@ -140,3 +143,39 @@ def test_json_clone_and_occupancy_agree(games: dict[int, list[tuple[State, objec
 def test_gate_sections_are_the_four_with_the_larger_limit() -> None:
     assert sorted(GATE_SECTION_OWNER.values()) == [0, 0, 1, 1]
     assert sum(trooper_limit(s) == 5 for s in range(NSEC)) == 4
+
+
+def _every_step() -> list[Step]:
+    """Every trooper step and crossing the notation can write between boxes a move could join, and a
+    plain step over each bridge (never legal: a crossing is written ``=``)."""
+    out: list[Step] = [*CROSSES.values(), *(step(a, b) for a, b in CROSSES)]
+    for i in range(len(BOX_NAMES)):
+        out += [step(i, j) for j in NEIGHBOURS[i]]
+        out += [step(i, j) for _, j in GATE_LINKS[i]]
+    return out
+
+
+def test_apply_takes_a_step_exactly_when_it_is_listed(games: dict[int, list[tuple[State, object, State]]]) -> None:
+    """``apply`` checks a march step by its own rule rather than by generating every move: it must take
+    each step ``legal_moves()`` lists and refuse every other, leaving the position as it was."""
+    steps = _every_step()
+    checked = 0
+    for history in games.values():
+        for before, _, _ in history[::7]:
+            if before.phase != MARCHING:
+                continue
+            listed = set(before.legal_moves().simple)
+            data = before.to_json()
+            for move in steps:
+                if before.board[move.src] != 1 + 2 * before.to_move and move not in listed:
+                    continue  # not the mover's piece: refused by the first test (a sample is enough)
+                copy = State.from_json(data)  # no moves generated yet: the step is checked on its own
+                try:
+                    copy.apply(move)
+                except IllegalMoveError:
+                    assert move not in listed, move
+                    assert copy == before
+                else:
+                    assert move in listed, move
+                checked += 1
+    assert checked > 5000

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from engines.cannonball.board import (
@@ -55,14 +56,15 @@ def reach(n: int) -> float:
     return 1.0 if n <= 1 else max(0.0, (13 - n) / 12)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Side:
-    """One side's pieces and the measures the evaluation combines."""
+    """One side's pieces and the measures the evaluation combines (shared between positions that measure
+    alike, so never changed)."""
 
-    troopers: list[int]
-    cannons: list[int]
-    need: list[int]  # per enemy gate (in ENEMY_GATES order): moves to a winning formation there
-    tnt_need: list[int]  # per enemy gate: moves to five troopers there and TNT under the closed gate
+    troopers: tuple[int, ...]
+    cannons: tuple[int, ...]
+    need: tuple[int, ...]  # per enemy gate (in ENEMY_GATES order): moves to a winning formation there
+    tnt_need: tuple[int, ...]  # per enemy gate: moves to five troopers there and TNT under the closed gate
     storm_ready: bool  # a cannon and three troopers stand in a closed enemy gate section
     progress: int  # summed distances of every trooper to its nearer enemy gate section
     home: int  # troopers in the fort and its gate sections
@@ -85,26 +87,39 @@ def passable(s: State, side: int) -> int:
 
 
 def measure(s: State, side: int) -> Side:
-    board = s.board
+    """``side``'s measures in ``s``, worked out from what they depend on alone: its own pieces, the gates,
+    bridges and its TNT, and the defence of the enemy gate sections. Why: the evaluation measures both
+    sides of every position a bot judges, and the side not moving is the same in most of them (a march
+    planner judges dozens of marches of the other side a plan)."""
+    other = NSEC * (1 - side)
+    defence = tuple((s.troops[other + t], s.cannons[other + t] > 0) for t in _TARGETS[side])
+    return _measure(side, bytes(s.board).translate(_OWN[side]), s.bridges, bytes(s.gates), s.tnt[side], defence)
+
+
+_TARGETS: Final = tuple(tuple(GATE_SECTION[g] for g in ENEMY_GATES[side]) for side in (0, 1))
+_OWN: Final = tuple(bytes(c if (c - 1) >> 1 == side else 0 for c in range(256)) for side in (0, 1))
+"""Per side, a ``bytes.translate`` table keeping that side's piece codes on a board and blanking the rest."""
+
+
+@lru_cache(maxsize=4096)
+def _measure(side: int, board: bytes, bridges: int, gates: bytes, tnt: int,
+             defence: tuple[tuple[int, bool], ...]) -> Side:
     t_code, c_code = 1 + 2 * side, 2 + 2 * side
     troopers = [i for i, c in enumerate(board) if c == t_code]
     cannons = [i for i, c in enumerate(board) if c == c_code]
-    gates_ok = passable(s, side)
-    other = 1 - side
+    gates_ok = sum(1 << g for g in OWN_GATES[side] if gates[g] != CLOSED)
     need, tnt_need, storm_ready = [], [], False
     nearest: list[int] | None = None
     pairs: dict[int, tuple[int, int]] = {}  # meeting section -> the two troopers nearest it
-    for g in ENEMY_GATES[side]:
+    for g, (defenders, guarded) in zip(ENEMY_GATES[side], defence, strict=True):
         target = GATE_SECTION[g]
-        tmap = trooper_map(side, target, s.bridges, gates_ok)
+        tmap = trooper_map(side, target, bridges, gates_ok)
         dists = [tmap[b] for b in troopers]
         nearest = dists if nearest is None else list(map(min, nearest, dists))
-        defenders = s.troops[NSEC * other + target]
-        guarded = s.cannons[NSEC * other + target] > 0
         ordered = sorted(dists)
         five = FAR * 3 if len(ordered) < 5 or guarded else sum(ordered[:5]) + defenders
         best = five
-        cmap = cannon_map(side, target, s.bridges, gates_ok)
+        cmap = cannon_map(side, target, bridges, gates_ok)
         extra = max(0, defenders + 1 - 3) if guarded else 0
         for c in cannons:
             if len(troopers) < 3 + extra:
@@ -112,10 +127,10 @@ def measure(s: State, side: int) -> Side:
             if cmap[c] == 0:
                 walk = sum(ordered[:3 + extra])
                 best = min(best, walk)
-                storm_ready = storm_ready or (walk == 0 and s.gates[g] == CLOSED)
+                storm_ready = storm_ready or (walk == 0 and gates[g] == CLOSED)
                 continue
-            sec = _meeting(side, c, target, s.bridges, gates_ok)
-            meet = trooper_map(side, sec, s.bridges, gates_ok)
+            sec = _meeting(side, c, target, bridges, gates_ok)
+            meet = trooper_map(side, sec, bridges, gates_ok)
             if sec not in pairs:
                 near = heapq.nsmallest(2, range(len(troopers)), key=lambda i: meet[troopers[i]])
                 pairs[sec] = (near[0], near[1])
@@ -126,9 +141,9 @@ def measure(s: State, side: int) -> Side:
             escorts = sum(meet[troopers[i]] for i in pairs[sec])
             best = min(best, cmap[c] + escorts + sum(rest[:1 + extra]))
         need.append(best)
-        tnt_need.append(five + 3 if s.tnt[side] and s.gates[g] == CLOSED else FAR * 3)
+        tnt_need.append(five + 3 if tnt and gates[g] == CLOSED else FAR * 3)
     home_boxes = HOME[side]
-    return Side(troopers, cannons, need, tnt_need, storm_ready, sum(nearest or ()),
+    return Side(tuple(troopers), tuple(cannons), tuple(need), tuple(tnt_need), storm_ready, sum(nearest or ()),
                 sum(1 for b in troopers if b in home_boxes))
 
 

@@ -89,7 +89,24 @@ def _stopped(state: State, site: int, player: str) -> float:
 
 
 def _mover_value(s: State) -> float:
-    """The value for the side to move at a turn choice or a march spin (both sides measured)."""
+    """The value for the side to move at a turn choice or a march spin, kept by position: a bot meets the
+    same position again and again (a march planner ends many marches alike, a search judges the plans'
+    ends the planner judged, and a spun number's march the other numbers' marches)."""
+    key = s.key()
+    value = _JUDGED.get(key)
+    if value is None:
+        if len(_JUDGED) >= JUDGED_LIMIT:
+            _JUDGED.clear()
+        value = _JUDGED[key] = _judge(s)
+    return value
+
+
+JUDGED_LIMIT: Final = 8192
+_JUDGED: dict[tuple[object, ...], float] = {}
+
+
+def _judge(s: State) -> float:
+    """``_mover_value`` worked out: both sides measured."""
     assert s.phase in (TURN, SPIN)
     x = s.to_move
     y = 1 - x
@@ -102,7 +119,7 @@ def _mover_value(s: State) -> float:
     return race + static + exposed + TEMPO
 
 
-def _side_value(s: State, side: int, need: list[int], progress: int, home: int, troopers: int,
+def _side_value(s: State, side: int, need: tuple[int, ...], progress: int, home: int, troopers: int,
                 cannons: int) -> float:
     shape = 0.0
     for i, g in enumerate(ENEMY_GATES[side]):

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from functools import cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engines.base import Move
 from engines.cannonball.board import (
+    BOXES,
     CLOSED,
     FORT_OF,
     GATE_LINKS,
@@ -51,18 +53,51 @@ def _open_box(s: State, b: int) -> bool:
 
 
 def reachable(s: State, src: int, budget: int) -> dict[int, tuple[int, int]]:
-    """Boxes the trooper on ``src`` can walk to within ``budget``: box -> (cost, previous box)."""
+    """Boxes the trooper on ``src`` can walk to within ``budget``: box -> (cost, previous box).
+
+    Why buckets rather than a heap: costs are 1 or 2 and budgets at most 12, and bots ask this for every
+    free trooper of every position they plan. Each bucket is taken in box order once no cheaper box can
+    reach it, which is the order a heap of (cost, box) pops, so the same previous boxes are kept."""
+    board = s.board
+    enemy = 1 - s.to_move
+    theirs = NSEC * enemy
+    troops, cannons = s.troops, s.cannons
+    held = [bool(troops[theirs + k] or cannons[theirs + k]) for k in range(NSEC)]
+    links = _adjacency(sum(1 << g for g, state in enumerate(s.gates) if state == CLOSED), s.bridges)
     best = {src: (0, -1)}
-    heap = [(0, src)]
-    while heap:
-        d, b = heapq.heappop(heap)
-        if d > best[b][0]:
-            continue
-        for n, c in _links(s, b):
-            if d + c <= budget and _open_box(s, n) and d + c < best.get(n, (99, 0))[0]:
-                best[n] = (d + c, b)
-                heapq.heappush(heap, (d + c, n))
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(src)
+    for d, boxes in enumerate(buckets):
+        for b in sorted(boxes):
+            if d > best[b][0]:
+                continue
+            for n, c in links[b]:
+                e = d + c
+                if e > budget or board[n] or FORT_OF[n] == enemy:
+                    continue
+                sec = SECTION_OF[n]
+                if (sec < 0 or not held[sec]) and e < best.get(n, _FAR)[0]:
+                    best[n] = (e, b)
+                    buckets[e].append(n)
     return best
+
+
+_FAR: Final = (99, 0)
+
+
+@cache
+def _adjacency(closed: int, bridges: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per box, ``_links`` with the gates whose bit is set in ``closed`` shut and the bridges of ``bridges``
+    standing: a board has a few such states a game, and walks read them thousands of times."""
+    out = []
+    for b in range(BOXES):
+        links = [(n, 1) for n in NEIGHBOURS[b]]
+        links += [(n, 1) for g, n in GATE_LINKS[b] if not closed >> g & 1]
+        site = SITE_OF_END[b]
+        if site >= 0 and bridges >> site & 1:
+            links.append((far_end(site, b), 2))
+        out.append(tuple(links))
+    return tuple(out)
 
 
 def walk(prev: dict[int, tuple[int, int]], dst: int) -> list[Move]:

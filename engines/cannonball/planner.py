@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Final
 
-from engines.base import Move
+from engines.base import IllegalMoveError, Move
 from engines.cannonball.board import (
     ENEMY_GATES,
     GATE_SECTION,
@@ -281,9 +281,10 @@ def _play(t: State, moves: list[Move]) -> list[Move]:
     """Apply ``moves`` while they stay legal; the ones played."""
     done = []
     for m in moves:
-        if m not in t.legal_moves():
+        try:
+            t.apply(m)
+        except IllegalMoveError:
             break
-        t.apply(m)
         done.append(m)
     return done
 
