@@ -31,6 +31,7 @@ from engines.cannonball.board import (
     SECTION_OF,
     SITE_ENDS,
     SITE_OF_END,
+    boxes_holding,
     far_end,
     section_neighbours,
 )
@@ -105,8 +106,8 @@ _OWN: Final = tuple(bytes(c if (c - 1) >> 1 == side else 0 for c in range(256)) 
 def _measure(side: int, board: bytes, bridges: int, gates: bytes, tnt: int,
              defence: tuple[tuple[int, bool], ...]) -> Side:
     t_code, c_code = 1 + 2 * side, 2 + 2 * side
-    troopers = [i for i, c in enumerate(board) if c == t_code]
-    cannons = [i for i, c in enumerate(board) if c == c_code]
+    troopers = boxes_holding(board, t_code)
+    cannons = boxes_holding(board, c_code)
     gates_ok = sum(1 << g for g in OWN_GATES[side] if gates[g] != CLOSED)
     need, tnt_need, storm_ready = [], [], False
     nearest: list[int] | None = None
@@ -208,7 +209,7 @@ def crossing_column(s: State, side: int, site: int, end: int) -> int:
     targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
     with_maps = [trooper_map(other, t, s.bridges, enemy_ok) for t in targets]
     without = [trooper_map(other, t, down, enemy_ok) for t in targets]
-    return sum(1 for b, c in enumerate(s.board) if c == enemy_t and close[b] <= APPROACH
+    return sum(1 for b in boxes_holding(bytes(s.board), enemy_t) if close[b] <= APPROACH
                and min(m[b] for m in without) > min(m[b] for m in with_maps))
 
 

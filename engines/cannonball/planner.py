@@ -36,7 +36,7 @@ from engines.cannonball.distances import cannon_map, trooper_map
 from engines.cannonball.features import bridge_defences, passable
 from engines.cannonball.march import contested
 from engines.cannonball.moves import END, CannonMove, Step, Tnt
-from engines.cannonball.paths import free_troopers, nearest_walk, reachable, walk
+from engines.cannonball.paths import free_troopers, nearest_walk, reachable, reachable_from, walk
 
 if TYPE_CHECKING:
     from engines.cannonball.state import State
@@ -258,23 +258,32 @@ def _walks(s: State, goal: tuple[int, ...]) -> list[list[Move]]:
     p = s.to_move
     budget = s.budget or 0
     mine = NSEC * p
-    ranked: list[tuple[float, int, list[Move]]] = []
-    for src in free_troopers(s):
-        prev = reachable(s, src, budget)
-        home = SECTION_OF[src]
-        best: dict[bool, tuple[int, int, int]] = {}
+    full = [s.troops[mine + sec] >= trooper_limit(sec) for sec in range(NSEC)]
+    ranked: list[tuple[float, int, dict[int, tuple[int, int]]]] = []
+    sources = free_troopers(s)
+    for src, prev in zip(sources, reachable_from(s, sources, budget), strict=True):
+        home, start = SECTION_OF[src], goal[src]
+        top = short = _NONE
         for b, (cost, _) in prev.items():
-            sec = SECTION_OF[b]
-            gain = goal[src] - goal[b]
-            if gain <= 0 or (sec >= 0 and sec != home and s.troops[mine + sec] >= trooper_limit(sec)):
+            gain = start - goal[b]
+            if gain <= 0:
                 continue
-            for short in {False, cost <= 2}:
-                if (gain, -cost, -b) > best.get(short, (0, 0, 0)):
-                    best[short] = (gain, -cost, -b)
-        for gain, neg_cost, neg_b in best.values():
-            ranked.append((gain / -neg_cost, -neg_b, walk(prev, -neg_b)))
+            sec = SECTION_OF[b]
+            if sec >= 0 and sec != home and full[sec]:
+                continue
+            walk_to = (gain, -cost, -b)
+            if walk_to > top:
+                top = walk_to
+            if cost <= 2 and walk_to > short:
+                short = walk_to
+        for gain, neg_cost, neg_b in (top, short):
+            if gain:  # the short one may be the same walk: both are ranked
+                ranked.append((gain / -neg_cost, -neg_b, prev))
     ranked.sort(key=lambda r: (-r[0], r[1]))
-    return [moves for _, _, moves in ranked[:TOP_WALKS]]
+    return [walk(prev, b) for _, b, prev in ranked[:TOP_WALKS]]
+
+
+_NONE: Final = (0, 0, 0)
 
 
 def _play(t: State, moves: list[Move]) -> list[Move]:
