@@ -200,16 +200,24 @@ about half a spin, so it could cross on its next march."""
 def crossing_column(s: State, side: int, site: int, end: int) -> int:
     """The enemy troopers a TNT of ``side`` on the ``end`` of bridge ``site`` would stop: those within
     ``APPROACH`` moves of the far end's section that lose ground towards ``side``'s gate sections without
-    that bridge (the bridge is on their way to ``side``'s fort)."""
+    that bridge (the bridge is on their way to ``side``'s fort).
+
+    Worked out from what it depends on alone, the enemy's pieces, the bridges and the enemy's gates: a
+    march planner asks it of every bridge end in every position it plans, and the mover's walks leave the
+    enemy's pieces where they stand."""
     other = 1 - side
-    enemy_t = 1 + 2 * other
-    enemy_ok = passable(s, other)
-    close = trooper_map(other, SECTION_OF[far_end(site, end)], s.bridges, enemy_ok)
-    down = s.bridges & ~(1 << site)
+    return _crossing(side, site, end, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))
+
+
+@lru_cache(maxsize=4096)
+def _crossing(side: int, site: int, end: int, board: bytes, bridges: int, enemy_ok: int) -> int:
+    other = 1 - side
+    close = trooper_map(other, SECTION_OF[far_end(site, end)], bridges, enemy_ok)
+    down = bridges & ~(1 << site)
     targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
-    with_maps = [trooper_map(other, t, s.bridges, enemy_ok) for t in targets]
+    with_maps = [trooper_map(other, t, bridges, enemy_ok) for t in targets]
     without = [trooper_map(other, t, down, enemy_ok) for t in targets]
-    return sum(1 for b in boxes_holding(bytes(s.board), enemy_t) if close[b] <= APPROACH
+    return sum(1 for b in boxes_holding(board, 1 + 2 * other) if close[b] <= APPROACH
                and min(m[b] for m in without) > min(m[b] for m in with_maps))
 
 
