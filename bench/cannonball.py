@@ -25,6 +25,7 @@ from engines.base import sample_chance
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
 from engines.cannonball import State, new_game
+from engines.registry import get_game
 
 TURN_LIMIT = 300
 DECISIVE_GOAL = 0.9
@@ -119,7 +120,8 @@ def report_strength(games: int) -> bool:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cannonball", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="random playout time (default 3)")
-    parser.add_argument("--mcts", type=int, default=16, help="MCTS iterations per decision (default 16)")
+    demo = get_game("cannonball").search_iterations
+    parser.add_argument("--mcts", type=int, default=demo, help=f"MCTS iterations a decision (default {demo}, a demo's)")
     parser.add_argument("--strength", action="store_true", help="also play the strength games")
     parser.add_argument("--games", type=int, default=50, help="seeds per strength pairing (default 50)")
     args = parser.parse_args(argv)

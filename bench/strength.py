@@ -1,6 +1,7 @@
 """Bot strength over seeded games, seats alternating.
 
-``python -m bench.strength [GAMES] [ITER] [--game hannibal|scipio|hannipe|all] [--mcts-games N] [--players N]``
+``python -m bench.strength [GAMES] [ITER] [--game hannibal|scipio|cannonball|hannipe|all] [--mcts-games N]
+[--players N]``
 
 Hannibal (the default game), issue 2's targets: the heuristic bot beats the random bot in at least 80 % of
 200 games; MCTS with a small budget beats the heuristic bot more often than not. Exit 1, each miss printed,
@@ -10,6 +11,10 @@ Scipio: the same three pairings. Its cards are hidden, so the heuristic and MCTS
 determinizations (Rome's pending cards or organisation resampled when Carthage decides), never over the
 real hidden state. MCTS games cost far more than heuristic ones (about 7 s a game at 64 iterations), so
 ``--mcts-games`` sets a smaller sample for the two MCTS pairings (default: GAMES).
+
+Cannon Ball: the same three pairings, games cut at a demo's 300 turns (a drawn game is no win). A demo
+searches 12 iterations a decision (the registry's ``search_iterations``: each one plans a march), so compare
+``python -m bench.strength 200 12 --game cannonball`` with a larger count.
 
 Hannipe!: the bot under test takes one seat of a ``--players`` table (default 4, engine-dealt cards), moving
 round the table game by game, against copies of the other bot; a shared win counts as a win, so a bot no
@@ -25,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engines import hannibal, hannipe, scipio
+from engines import cannonball, hannibal, hannipe, scipio
 from engines.base import GameState, Move
 from engines.bots import HeuristicBot, MCTSBot, RandomBot, play_game, win_rate
 from engines.bots.match import Bot
@@ -42,6 +47,7 @@ class Game:
 GAMES: dict[str, Game] = {
     "hannibal": Game(hannibal.new_game, ("yellow", "blue")),
     "scipio": Game(scipio.new_game, ("rome", "carthage")),
+    "cannonball": Game(lambda: cannonball.new_game(turn_limit=300), ("blue", "gray")),  # a demo's limit
 }
 
 

@@ -45,7 +45,7 @@ def make_bot(kind: str, rng: random.Random, *, think_ms: int | None = None,
     if kind == "random":
         return RandomBot(rng)
     if kind == "mcts":
-        return MCTSBot(rng, iterations=32, think_ms=think_ms, clock=clock)
+        return MCTSBot(rng, think_ms=think_ms, clock=clock)
     return HeuristicBot(rng)
 
 

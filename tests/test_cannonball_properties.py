@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import random
 
 import pytest
@@ -10,7 +12,9 @@ from engines.base import IllegalMoveError, sample_chance
 from engines.cannonball import State, new_game
 from engines.cannonball.board import (
     BOX_NAMES,
+    CLOSED,
     FORT_BOXES,
+    FORT_OF,
     GATE_LINKS,
     GATE_SECTION_OWNER,
     GATES,
@@ -18,10 +22,15 @@ from engines.cannonball.board import (
     NSEC,
     SECTION_BOXES,
     SECTION_OF,
+    SITE_OF_END,
     SITES,
+    far_end,
     trooper_limit,
 )
+from engines.cannonball.heuristic import evaluate
 from engines.cannonball.moves import CROSSES, END, Blew, Step, step
+from engines.cannonball.paths import free_troopers, reachable_from
+from engines.cannonball.planner import plan_march
 from engines.cannonball.positions import position
 from engines.cannonball.state import MARCHING
 
@@ -179,3 +188,70 @@ def test_apply_takes_a_step_exactly_when_it_is_listed(games: dict[int, list[tupl
                     assert move in listed, move
                 checked += 1
     assert checked > 5000
+
+
+def _reference_reach(s: State, src: int, budget: int) -> dict[int, tuple[int, int]]:
+    """The walks of ``paths.py``'s docstring by the textbook Dijkstra, a heap of (cost, box): the
+    cheapest cost to each box and the box it is first reached from at that cost."""
+    enemy = 1 - s.to_move
+
+    def crossable(b: int) -> bool:
+        sec = SECTION_OF[b]
+        held = sec >= 0 and (s.troops[NSEC * enemy + sec] or s.cannons[NSEC * enemy + sec])
+        return not s.board[b] and FORT_OF[b] != enemy and not held
+
+    def links(b: int) -> list[tuple[int, int]]:
+        out = [(n, 1) for n in NEIGHBOURS[b]] + [(n, 1) for g, n in GATE_LINKS[b] if s.gates[g] != CLOSED]
+        site = SITE_OF_END[b]
+        return [*out, (far_end(site, b), 2)] if site >= 0 and s.bridges >> site & 1 else out
+
+    best = {src: (0, -1)}
+    heap = [(0, src)]
+    while heap:
+        d, b = heapq.heappop(heap)
+        if d > best[b][0]:
+            continue
+        for n, c in links(b):
+            if d + c <= budget and crossable(n) and d + c < best.get(n, (99, 0))[0]:
+                best[n] = (d + c, b)
+                heapq.heappush(heap, (d + c, n))
+    return best
+
+
+def test_walks_are_the_cheapest_and_reach_each_box_as_a_heap_would(
+        games: dict[int, list[tuple[State, object, State]]]) -> None:
+    """The bots' walks use cost buckets, not a heap, for speed: the same boxes, costs and previous boxes
+    (a walk's route), for every free trooper of the mover in marches of seeded games."""
+    checked = 0
+    for history in games.values():
+        for before, _, _ in history[::3]:
+            if before.phase != MARCHING or not before.budget:
+                continue
+            sources = free_troopers(before)
+            for src, found in zip(sources, reachable_from(before, sources, before.budget), strict=True):
+                assert found == _reference_reach(before, src, before.budget)
+                checked += 1
+    assert checked > 2000
+
+
+PLANS_AND_VALUES = "6e5c7b7f80ab3ffe7fcc03e31c302c66850f2826eba37786e80228b563d512db"
+"""The digest of the plans and values below as the bots' strength was last measured (issue 16's note):
+computed by the planner and evaluation before they were made faster, which had to change neither."""
+
+
+def test_the_planner_and_evaluation_are_the_ones_measured(
+        games: dict[int, list[tuple[State, object, State]]]) -> None:
+    """Every plan of a march and every value of a position in the seeded games, against the digest of the
+    version whose strength is on record. A change that means to play differently updates the digest and
+    measures the bots again (``python -m bench.strength --game cannonball``)."""
+    digest = hashlib.sha256()
+    plans = 0
+    for seed in SEEDS:
+        for before, _, after in games[seed][::5]:
+            if not after.is_over():
+                digest.update(repr(evaluate(after, "blue")).encode())
+            if before.phase == MARCHING:
+                digest.update(" ".join(str(m) for m in plan_march(before, evaluate)).encode())
+                plans += 1
+    assert plans > 300
+    assert digest.hexdigest() == PLANS_AND_VALUES

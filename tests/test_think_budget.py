@@ -14,9 +14,11 @@ import pytest
 from reading_clock import TICK, ReadingClock
 
 from controller.cli import UsageError, main, think_budget
-from engines import hannibal, scipio
+from controller.demo import make_bot
+from engines import cannonball, hannibal, scipio
 from engines.base import GameState, sample_chance
 from engines.bots import MCTSBot
+from engines.registry import get_game
 from hw_config import load_profile
 
 PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
@@ -54,6 +56,18 @@ def test_a_budget_never_reached_changes_nothing() -> None:
     budgeted = MCTSBot(random.Random(7), iterations=32, think_ms=60_000, clock=clock).choose(state.clone())
     assert budgeted == fixed
     assert clock.reads == 32  # read, but the iteration count decided
+
+
+def test_without_a_count_the_game_sets_the_search() -> None:
+    """A demo's MCTS bot names no iteration count: each game's registry entry does, Cannon Ball's smaller
+    because each of its iterations plans a march (issue 16). Counted by the clock readings of a budget
+    never reached, one per iteration."""
+    for game in (hannibal, cannonball):
+        clock = ReadingClock()
+        state = _decision(game.new_game())
+        make_bot("mcts", random.Random(1), think_ms=60_000, clock=clock).choose(state)
+        assert clock.reads == get_game(state.game).search_iterations
+    assert get_game("cannonball").search_iterations < get_game("hannibal").search_iterations
 
 
 def test_without_a_budget_the_clock_is_never_read() -> None:

@@ -43,7 +43,8 @@ class _Node:
 
 
 class MCTSBot:
-    """PUCT search with ``iterations`` per decision (split over ``determinizations`` for hidden games).
+    """PUCT search with ``iterations`` per decision (split over ``determinizations`` for hidden games); without
+    a count, the game's ``search_iterations`` from the registry.
 
     ``scale`` converts evaluation differences to win probabilities: value = 1 / (1 + exp(-eval / scale)).
     ``think_ms`` caps the time of a decision as read on ``clock`` (seconds), so a slow Pi at a real table
@@ -55,7 +56,7 @@ class MCTSBot:
     def __init__(
         self,
         rng: random.Random,
-        iterations: int = 64,
+        iterations: int | None = None,
         *,
         evaluate: Evaluator | None = None,
         c_puct: float = 1.5,
@@ -94,7 +95,7 @@ class MCTSBot:
         votes: dict[tuple[str, ...], float] = {}
         sequences: dict[tuple[str, ...], list[Move]] = {}
         trees = self.determinizations if isinstance(state, HiddenInformation) else 1
-        budget = max(1, self.iterations // trees)
+        budget = max(1, (self.iterations or get_game(state.game).search_iterations) // trees)
         start = self.clock() if self.think_ms is not None else 0.0
         try:
             for tree in range(trees):

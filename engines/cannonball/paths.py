@@ -7,6 +7,7 @@ one is an attack, planned on its own), never the enemy fort, and it never starts
 
 from __future__ import annotations
 
+import heapq
 from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
@@ -31,14 +32,28 @@ if TYPE_CHECKING:
     from engines.cannonball.state import State
 
 
-def _open_boxes(s: State) -> list[bool]:
-    """Per box, whether a walk may cross it: empty, not in the enemy fort nor in a section the enemy holds."""
+def _open_boxes(s: State) -> bytes:
+    """Per box, 1 where a walk may cross it: empty, not in the enemy fort nor in a section the enemy holds.
+    As two masks of 216 bits, the empty boxes and the ground open to the mover, and-ed in C: walks ask for
+    it in every position bots plan."""
     enemy = 1 - s.to_move
     theirs = NSEC * enemy
     troops, cannons = s.troops, s.cannons
-    held = [bool(troops[theirs + k] or cannons[theirs + k]) for k in range(NSEC)]
-    return [not piece and fort != enemy and (sec < 0 or not held[sec])
-            for piece, fort, sec in zip(s.board, FORT_OF, SECTION_OF, strict=True)]
+    held = sum(1 << k for k in range(NSEC) if troops[theirs + k] or cannons[theirs + k])
+    empty = int.from_bytes(bytes(s.board).translate(_EMPTY))
+    return (empty & _ground(enemy, held)).to_bytes(BOXES)
+
+
+_EMPTY: Final = bytes([1] + [0] * 255)
+"""A ``bytes.translate`` table: 1 for an empty box, 0 for any piece."""
+
+
+@cache
+def _ground(enemy: int, held: int) -> int:
+    """The boxes outside ``enemy``'s fort and the sections whose bit is set in ``held``, as a mask with a
+    byte per box (``int.from_bytes`` order)."""
+    return int.from_bytes(bytes(int(fort != enemy and (sec < 0 or not held >> sec & 1))
+                                for fort, sec in zip(FORT_OF, SECTION_OF, strict=True)))
 
 
 def _links(s: State) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -72,14 +87,14 @@ def reachable_from(s: State, sources: list[int], budget: int) -> list[dict[int, 
     return [_reach(open_boxes, links, src, budget) for src in sources]
 
 
-def _reach(open_boxes: list[bool], links: tuple[tuple[tuple[int, int], ...], ...], src: int,
+def _reach(open_boxes: bytes, links: tuple[tuple[tuple[int, int], ...], ...], src: int,
            budget: int) -> dict[int, tuple[int, int]]:
     """Why buckets rather than a heap: costs are 1 or 2 and budgets at most 12, and bots ask this for every
     free trooper of every position they plan. Each bucket is taken in box order once no cheaper box can
     reach it, which is the order a heap of (cost, box) pops, so the same previous boxes are kept."""
     best = {src: (0, -1)}
-    dist = {src: 0}
-    cost = dist.get
+    dist = [_FAR] * BOXES
+    dist[src] = 0
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(src)
     for d, boxes in enumerate(buckets):
@@ -90,7 +105,7 @@ def _reach(open_boxes: list[bool], links: tuple[tuple[tuple[int, int], ...], ...
                 continue
             for n, c in links[b]:
                 e = d + c
-                if e <= budget and open_boxes[n] and e < cost(n, _FAR):
+                if e <= budget and e < dist[n] and open_boxes[n]:
                     dist[n] = e
                     best[n] = (e, b)
                     buckets[e].append(n)
@@ -119,34 +134,31 @@ def free_troopers(s: State) -> list[int]:
 def nearest_walk(s: State, targets: set[int], budget: int) -> list[Move] | None:
     """The cheapest walk of a free trooper from outside onto an empty box of ``targets`` (one section,
     where an attack is under way), or ``None`` if none fits in ``budget``. Searched backwards from the
-    targets, since links are symmetric; by cost buckets, as ``_reach`` does."""
+    targets, since links are symmetric. (A heap, unlike ``_reach``: among walks of equal cost the one
+    found first is taken, and the order the targets start in decides it.)"""
     sec = SECTION_OF[next(iter(targets))]
     free = {b for b in free_troopers(s) if SECTION_OF[b] != sec}
     open_boxes, links = _open_boxes(s), _links(s)
     towards: dict[int, int] = {}  # box -> the next box of the walk
     cost = {b: 0 for b in targets if not s.board[b]}
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[0].extend(cost)
-    for d, boxes in enumerate(buckets):
-        if len(boxes) > 1:
-            boxes.sort()
-        for b in boxes:
-            if d > cost[b]:
+    heap = [(0, b) for b in cost]
+    while heap:
+        d, b = heapq.heappop(heap)
+        if d > cost[b]:
+            continue
+        for n, c in links[b]:
+            if d + c > budget or n in targets:
                 continue
-            for n, c in links[b]:
-                e = d + c
-                if e > budget or n in targets:
-                    continue
-                if n in free:
-                    moves: list[Move] = []
-                    at, here = n, b
-                    while True:
-                        moves.append(CROSSES.get((at, here)) or step(at, here))
-                        if here in targets:
-                            return moves
-                        at, here = here, towards[here]
-                if open_boxes[n] and e < cost.get(n, _FAR):
-                    cost[n] = e
-                    towards[n] = b
-                    buckets[e].append(n)
+            if n in free:
+                moves: list[Move] = []
+                at, here = n, b
+                while True:
+                    moves.append(CROSSES.get((at, here)) or step(at, here))
+                    if here in targets:
+                        return moves
+                    at, here = here, towards[here]
+            if open_boxes[n] and d + c < cost.get(n, _FAR):
+                cost[n] = d + c
+                towards[n] = b
+                heapq.heappush(heap, (d + c, n))
     return None
