@@ -95,7 +95,8 @@ class MCTSBot:
         votes: dict[tuple[str, ...], float] = {}
         sequences: dict[tuple[str, ...], list[Move]] = {}
         trees = self.determinizations if isinstance(state, HiddenInformation) else 1
-        budget = max(1, (self.iterations or get_game(state.game).search_iterations) // trees)
+        iterations = get_game(state.game).search_iterations if self.iterations is None else self.iterations
+        budget = max(1, iterations // trees)
         start = self.clock() if self.think_ms is not None else 0.0
         try:
             for tree in range(trees):

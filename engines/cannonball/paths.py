@@ -8,7 +8,7 @@ one is an attack, planned on its own), never the enemy fort, and it never starts
 from __future__ import annotations
 
 import heapq
-from functools import cache
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
@@ -48,10 +48,11 @@ _EMPTY: Final = bytes([1] + [0] * 255)
 """A ``bytes.translate`` table: 1 for an empty box, 0 for any piece."""
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _ground(enemy: int, held: int) -> int:
-    """The boxes outside ``enemy``'s fort and the sections whose bit is set in ``held``, as a mask with a
-    byte per box (``int.from_bytes`` order)."""
+    """The boxes in neither ``enemy``'s fort nor a section whose bit is set in ``held``, as a mask with a
+    byte per box (``int.from_bytes`` order). Kept for the last thousand such pairs: a game meets a few
+    hundred, and each is 216 bytes."""
     return int.from_bytes(bytes(int(fort != enemy and (sec < 0 or not held >> sec & 1))
                                 for fort, sec in zip(FORT_OF, SECTION_OF, strict=True)))
 
@@ -61,7 +62,7 @@ def _links(s: State) -> tuple[tuple[tuple[int, int], ...], ...]:
     return _adjacency(sum(1 << g for g, state in enumerate(s.gates) if state == CLOSED), s.bridges)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _adjacency(closed: int, bridges: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """``_links`` of the gates whose bit is set in ``closed`` shut and the bridges of ``bridges`` standing:
     a board has a few such states a game, and walks read them thousands of times."""
