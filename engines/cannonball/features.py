@@ -12,7 +12,6 @@ picks them up, and the walk of one more trooper to the target. Needs are what bo
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final
@@ -133,7 +132,7 @@ def _measure(side: int, board: bytes, bridges: int, gates: bytes, tnt: int,
             sec = _meeting(side, c, target, bridges, gates_ok)
             meet = trooper_map(side, sec, bridges, gates_ok)
             if sec not in pairs:
-                near = heapq.nsmallest(2, range(len(troopers)), key=lambda i: meet[troopers[i]])
+                near = sorted(range(len(troopers)), key=lambda i: meet[troopers[i]])[:2]  # stable: as nsmallest
                 pairs[sec] = (near[0], near[1])
             rest = ordered[:3 + extra]
             for i in pairs[sec]:
