@@ -101,7 +101,38 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--seconds", type=float, help="end after this long (default: when BACK is held)")
     test.add_argument("--script", action="store_true", help="simulated profiles: scripted hands touch everything once")
     test.add_argument("--chatter", type=float, default=5.0, help="changes per second that count as chatter (default 5)")
+    bench = sub.add_parser("bench", help="the benchmarks and their targets (from a source checkout): all of them, "
+                           "or one by name (scan, engine, bots, frames, strength, ...); exit 1 naming each miss")
+    bench.add_argument("name", nargs="?", help="one benchmark, as 'python -m bench.NAME' (default: all)")
+    bench.add_argument("options", nargs=argparse.REMAINDER, help="that benchmark's own options (NAME --help)")
     return parser
+
+
+def run_bench(name: str | None, options: list[str]) -> int:
+    """``python -m bench[.NAME] OPTIONS`` in this process. The benchmarks live beside the packages in a source
+    checkout and are not installed (they need the sources and, for the backgammon comparison, the
+    ``[bench]`` extra), so an installed copy without them says where to get them."""
+    import runpy
+
+    root = Path(__file__).resolve().parent.parent
+    folder = root / "bench"
+    if not (folder / "__main__.py").is_file():
+        raise UsageError(f"the benchmarks come with a source checkout; none beside this install ({root})")
+    names = sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
+    if name is not None and name not in names:
+        raise UsageError(f"no benchmark {name!r}; there are: {', '.join(names)}")
+    module = "bench" if name is None else f"bench.{name}"
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    argv = sys.argv
+    sys.argv = [f"boardkeeper bench {name or ''}".rstrip(), *options]
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = argv
+    return 0
 
 
 def game_info(name: str) -> GameInfo:
@@ -455,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return selftest(args)
         if args.command == "board":
             return print_board(args.game, args.out)
+        if args.command == "bench":
+            return run_bench(args.name, args.options)
     except StopRequested as e:  # outside a running table (a demo, a replay): nothing to save beyond the journal
         print(f"stopped by {e}", file=sys.stderr)
         return 0

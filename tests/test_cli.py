@@ -60,3 +60,17 @@ def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Yellow to move" in result.stdout and "unknown command 'nonsense'" in result.stdout
     assert "cannot do that: no location '99' on this board" in result.stdout
+
+
+def test_bench_runs_a_benchmark_by_name_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``boardkeeper bench NAME OPTIONS`` is ``python -m bench.NAME OPTIONS`` (DESIGN's CLI names it), its exit
+    code included: a random bot's decisions are far inside the target whatever the machine."""
+    assert main(["bench", "bots", "--game", "cannonball", "--kind", "random", "--games", "1", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "cannonball random" in out and "target p95 <= 40 ms: met" in out and "heuristic" not in out
+
+
+def test_bench_refuses_an_unknown_name_and_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "no benchmark 'nosuch'" in err and "bots" in err and "strength" in err
