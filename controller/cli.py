@@ -109,10 +109,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def run_bench(name: str | None, options: list[str]) -> int:
-    """``python -m bench[.NAME] OPTIONS`` in this process. The benchmarks live beside the packages in a source
-    checkout and are not installed (they need the sources and, for the backgammon comparison, the
-    ``[bench]`` extra), so an installed copy without them says where to get them."""
-    import runpy
+    """``python -m bench[.NAME] OPTIONS`` from the checkout, its exit code passed on. The benchmarks live beside
+    the packages in a source checkout and are not installed (they need the sources and, for the backgammon
+    comparison, the ``[bench]`` extra), so an installed copy without them says where to get them. A child
+    process, as ``python -m`` runs them: some start their own worker processes, which import their main
+    module again."""
+    import subprocess
 
     root = Path(__file__).resolve().parent.parent
     folder = root / "bench"
@@ -122,17 +124,7 @@ def run_bench(name: str | None, options: list[str]) -> int:
     if name is not None and name not in names:
         raise UsageError(f"no benchmark {name!r}; there are: {', '.join(names)}")
     module = "bench" if name is None else f"bench.{name}"
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    argv = sys.argv
-    sys.argv = [f"boardkeeper bench {name or ''}".rstrip(), *options]
-    try:
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        sys.argv = argv
-    return 0
+    return subprocess.run([sys.executable, "-m", module, *options], cwd=root, check=False).returncode
 
 
 def game_info(name: str) -> GameInfo:

@@ -62,12 +62,14 @@ def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
     assert "cannot do that: no location '99' on this board" in result.stdout
 
 
-def test_bench_runs_a_benchmark_by_name_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_runs_a_benchmark_by_name_with_its_options(capfd: pytest.CaptureFixture[str]) -> None:
     """``boardkeeper bench NAME OPTIONS`` is ``python -m bench.NAME OPTIONS`` (DESIGN's CLI names it), its exit
     code included: a random bot's decisions are far inside the target whatever the machine."""
     assert main(["bench", "bots", "--game", "cannonball", "--kind", "random", "--games", "1", "--rounds", "1"]) == 0
-    out = capsys.readouterr().out
+    out = capfd.readouterr().out
     assert "cannonball random" in out and "target p95 <= 40 ms: met" in out and "heuristic" not in out
+    assert main(["bench", "bots", "--no-such-option"]) == 2  # the benchmark's own refusal, passed on
+    assert "unrecognized arguments: --no-such-option" in capfd.readouterr().err
 
 
 def test_bench_refuses_an_unknown_name_and_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
