@@ -279,8 +279,8 @@ register(
         profiles=("cannonball", "cannonball-sim"),
         printable="controller.printable.cannonball:draw",
         demo_options={"turn_limit": 300},  # a bot game ends: the share decided within 300 turns is high
-        # each iteration that reaches a march plans it (about 4 ms); 12 against 32 won 56.5 % of 200 games
-        # against the heuristic bot to 59.0 %, within the noise (issue 16's note)
+        # each iteration that reaches a march plans it (about 4 ms); against the heuristic bot, 12 iterations
+        # won 356 of 600 seeded games and 32 won 357 (issue 16's note)
         search_iterations=12,
     )
 )

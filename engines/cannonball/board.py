@@ -159,4 +159,3 @@ def boxes_holding(board: bytes, code: int) -> list[int]:
         out.append(i)
         i = board.find(code, i + 1)
     return out
-

@@ -104,6 +104,7 @@ _OWN: Final = tuple(bytes(c if (c - 1) >> 1 == side else 0 for c in range(256)) 
 @lru_cache(maxsize=4096)
 def _measure(side: int, board: bytes, bridges: int, gates: bytes, tnt: int,
              defence: tuple[tuple[int, bool], ...]) -> Side:
+    """``measure`` from its arguments alone (``board`` holds ``side``'s pieces only)."""
     t_code, c_code = 1 + 2 * side, 2 + 2 * side
     troopers = boxes_holding(board, t_code)
     cannons = boxes_holding(board, c_code)
@@ -210,6 +211,7 @@ def crossing_column(s: State, side: int, site: int, end: int) -> int:
 
 @lru_cache(maxsize=4096)
 def _crossing(side: int, site: int, end: int, board: bytes, bridges: int, enemy_ok: int) -> int:
+    """``crossing_column`` from its arguments alone (``board`` holds the enemy's pieces only)."""
     other = 1 - side
     close = trooper_map(other, SECTION_OF[far_end(site, end)], bridges, enemy_ok)
     down = bridges & ~(1 << site)

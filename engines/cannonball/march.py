@@ -111,7 +111,7 @@ def allows_step(s: State, move: Step) -> bool:
     i, j = move.src, move.dst
     p = s.to_move
     board = s.board
-    if not s.budget or board[i] != 1 + 2 * p:
+    if not s.budget or not 0 <= i < BOXES or board[i] != 1 + 2 * p:
         return False
     sec = SECTION_OF[i]
     if type(move) is Cross:
@@ -276,10 +276,8 @@ def end_march(s: State) -> None:
                 s.remove(b)
     base = NSEC * p
     for sec in range(NSEC):
-        if s.troops[base + sec] > trooper_limit(sec):
-            _cut(s, sec, mine_t, s.troops[base + sec] - trooper_limit(sec))
-        if s.cannons[base + sec] > 1:
-            _cut(s, sec, mine_t + 1, s.cannons[base + sec] - 1)
+        _cut(s, sec, mine_t, s.troops[base + sec] - trooper_limit(sec))
+        _cut(s, sec, mine_t + 1, s.cannons[base + sec] - 1)
     for g in ENEMY_GATES[p]:
         if s.winner_index is None and s.gate_tnt >> g & 1 and s.troops[base + GATE_SECTION[g]] <= 3:
             s.gates[g] = DESTROYED
@@ -295,6 +293,8 @@ def end_march(s: State) -> None:
 def _cut(s: State, sec: int, code: int, over: int) -> None:
     """Remove ``over`` pieces of kind ``code``, the last to enter first; pieces that did not enter count
     as the earliest, and among them the higher box goes first (I-13)."""
+    if over <= 0:
+        return
     boxes = sorted((b for b in SECTION_BOXES[sec] if s.board[b] == code), key=lambda b: (s.entered.get(b, -1), b))
     for b in boxes[-over:]:
         s.remove(b)

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 def _open_boxes(s: State) -> bytes:
     """Per box, 1 where a walk may cross it: empty, not in the enemy fort nor in a section the enemy holds.
-    As two masks of 216 bits, the empty boxes and the ground open to the mover, and-ed in C: walks ask for
-    it in every position bots plan."""
+    The empty boxes and the ground open to the mover are two masks of a byte per box, and-ed as integers in
+    C: walks ask for it in every position bots plan."""
     enemy = 1 - s.to_move
     theirs = NSEC * enemy
     troops, cannons = s.troops, s.cannons
