@@ -200,26 +200,36 @@ about half a spin, so it could cross on its next march."""
 def crossing_column(s: State, side: int, site: int, end: int) -> int:
     """The enemy troopers a TNT of ``side`` on the ``end`` of bridge ``site`` would stop: those within
     ``APPROACH`` moves of the far end's section that lose ground towards ``side``'s gate sections without
-    that bridge (the bridge is on their way to ``side``'s fort).
+    that bridge (the bridge is on their way to ``side``'s fort)."""
+    other = 1 - side
+    return _crossings(side, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))[_END[site, end]]
 
-    Worked out from what it depends on alone, the enemy's pieces, the bridges and the enemy's gates: a
-    march planner asks it of every bridge end in every position it plans, and the mover's walks leave the
+
+_END: Final = {(site, end): i for i, (site, end) in enumerate((site, end) for site, ends in enumerate(SITE_ENDS)
+                                                               for end in ends)}
+"""Each bridge end's place in ``_crossings``."""
+
+
+@lru_cache(maxsize=2048)
+def _crossings(side: int, board: bytes, bridges: int, enemy_ok: int) -> tuple[int, ...]:
+    """``crossing_column`` of every bridge end (``_END`` order) from what it depends on alone: the enemy's
+    pieces (``board`` holds only those), the bridges and the enemy's gates. Why all ends at once, and kept:
+    a march planner asks it of every bridge end in every position it plans, and the mover's walks leave the
     enemy's pieces where they stand."""
     other = 1 - side
-    return _crossing(side, site, end, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))
-
-
-@lru_cache(maxsize=4096)
-def _crossing(side: int, site: int, end: int, board: bytes, bridges: int, enemy_ok: int) -> int:
-    """``crossing_column`` from its arguments alone (``board`` holds the enemy's pieces only)."""
-    other = 1 - side
-    close = trooper_map(other, SECTION_OF[far_end(site, end)], bridges, enemy_ok)
-    down = bridges & ~(1 << site)
+    troopers = boxes_holding(board, 1 + 2 * other)
     targets = [GATE_SECTION[g] for g in OWN_GATES[side]]
-    with_maps = [trooper_map(other, t, bridges, enemy_ok) for t in targets]
-    without = [trooper_map(other, t, down, enemy_ok) for t in targets]
-    return sum(1 for b in boxes_holding(board, 1 + 2 * other) if close[b] <= APPROACH
-               and min(m[b] for m in without) > min(m[b] for m in with_maps))
+    maps = [trooper_map(other, t, bridges, enemy_ok) for t in targets]
+    now = [min(m[b] for m in maps) for b in troopers]
+    out = []
+    for site, ends in enumerate(SITE_ENDS):
+        down = bridges & ~(1 << site)
+        without = [trooper_map(other, t, down, enemy_ok) for t in targets]
+        later = [min(m[b] for m in without) for b in troopers]
+        for end in ends:
+            close = trooper_map(other, SECTION_OF[far_end(site, end)], bridges, enemy_ok)
+            out.append(sum(1 for b, a, w in zip(troopers, now, later, strict=True) if close[b] <= APPROACH and w > a))
+    return tuple(out)
 
 
 def bridge_defences(s: State, side: int) -> list[int]:
@@ -236,6 +246,7 @@ def bridge_defences(s: State, side: int) -> list[int]:
         return []
     best: tuple[int, int] | None = None  # the best formations' needs, ``side``'s and the enemy's
     out = []
+    crossing = _crossings(side, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))
     for site, ends in enumerate(SITE_ENDS):
         if not s.bridges >> site & 1 or site in s.mines:
             continue
@@ -243,7 +254,7 @@ def bridge_defences(s: State, side: int) -> list[int]:
             near = SECTION_OF[end]
             if s.troops[NSEC * other + near] or s.cannons[NSEC * other + near] or s.board[end] not in (0, 1 + 2 * side):
                 continue
-            if crossing_column(s, side, site, end) < COLUMN:
+            if crossing[_END[site, end]] < COLUMN:  # crossing_column(s, side, site, end)
                 continue
             if best is None:
                 best = min(measure(s, side).need), min(measure(s, other).need)

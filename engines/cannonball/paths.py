@@ -82,10 +82,40 @@ def reachable(s: State, src: int, budget: int) -> dict[int, tuple[int, int]]:
     return _reach(_open_boxes(s), _links(s), src, budget)
 
 
-def reachable_from(s: State, sources: list[int], budget: int) -> list[dict[int, tuple[int, int]]]:
-    """``reachable`` of each trooper of ``sources``, the open boxes worked out once for all of them."""
-    open_boxes, links = _open_boxes(s), _links(s)
-    return [_reach(open_boxes, links, src, budget) for src in sources]
+class Walks:
+    """``reachable`` of many troopers, position after position of one march plan, each trooper's walks
+    taken over from the last position where nothing they depend on changed.
+
+    Why: a planner asks for the walks of every free trooper after each step of its plan, and a step
+    changes a few boxes. A trooper's search reads the open boxes next to the boxes it reaches; when
+    none of those changed, the links are the same and the budget is no larger, the search would find the
+    same boxes at the same costs from the same previous boxes, up to the budget, so they are kept. (Only
+    the order of the boxes may differ, which nothing here reads.)"""
+
+    def __init__(self) -> None:
+        self._open = b""
+        self._links: tuple[tuple[tuple[int, int], ...], ...] | None = None
+        self._budget = 0
+        self._found: dict[int, dict[int, tuple[int, int]]] = {}
+
+    def reachable_from(self, s: State, sources: list[int], budget: int) -> list[dict[int, tuple[int, int]]]:
+        """``reachable(s, src, budget)`` of each trooper of ``sources``."""
+        open_boxes, links = _open_boxes(s), _links(s)
+        near: set[int] | None = None  # boxes next to a box that opened or closed: None, start afresh
+        if links is self._links and budget <= self._budget:
+            changed = boxes_holding((int.from_bytes(open_boxes) ^ int.from_bytes(self._open)).to_bytes(BOXES), 1)
+            near = {n for c in changed for n, _ in links[c]}
+        found = []
+        for src in sources:
+            old = self._found.get(src) if near is not None else None
+            if old is not None and near is not None:
+                kept = {b: v for b, v in old.items() if v[0] <= budget}
+                found.append(kept if near.isdisjoint(kept) else _reach(open_boxes, links, src, budget))
+            else:
+                found.append(_reach(open_boxes, links, src, budget))
+        self._open, self._links, self._budget = open_boxes, links, budget
+        self._found = dict(zip(sources, found, strict=True))
+        return found
 
 
 def _reach(open_boxes: bytes, links: tuple[tuple[tuple[int, int], ...], ...], src: int,

@@ -29,6 +29,7 @@ from engines.cannonball.board import (
     NSEC,
     SECTION_BOXES,
     SECTION_OF,
+    boxes_holding,
     section_neighbours,
     trooper_limit,
 )
@@ -36,7 +37,7 @@ from engines.cannonball.distances import cannon_map, trooper_map
 from engines.cannonball.features import bridge_defences, passable
 from engines.cannonball.march import contested
 from engines.cannonball.moves import END, CannonMove, Step, Tnt
-from engines.cannonball.paths import free_troopers, nearest_walk, reachable, reachable_from, walk
+from engines.cannonball.paths import Walks, free_troopers, nearest_walk, reachable, walk
 
 if TYPE_CHECKING:
     from engines.cannonball.state import State
@@ -72,10 +73,11 @@ def plan_march(state: State, evaluate: Evaluator) -> list[Move]:
     player = s.players[s.to_move]
     plan: list[Move] = []
     value = evaluate(s, player)
+    walks = Walks()
     while s.budget:
         best: tuple[float, float, list[Move], State] | None = None
         seen: set[object] = set()
-        for macro, after in _macros(s):
+        for macro, after in _macros(s, walks):
             key = after.key()
             if key in seen:
                 continue
@@ -93,7 +95,7 @@ def plan_march(state: State, evaluate: Evaluator) -> list[Move]:
     return plan
 
 
-def _macros(s: State) -> Iterator[tuple[list[Move], State]]:
+def _macros(s: State, walks: Walks) -> Iterator[tuple[list[Move], State]]:
     """Every candidate, completed as the module docstring says, with the state it leads to."""
     goal = _goal(s)
     for move in _starts(s, goal):
@@ -106,7 +108,7 @@ def _macros(s: State) -> Iterator[tuple[list[Move], State]]:
         elif isinstance(move, Tnt):
             macro += _walk_out(t, GATE_SECTION[move.gate], 2, goal)
         yield macro, t
-    for moves in _walks(s, goal):
+    for moves in _walks(s, goal, walks):
         t = s.clone()
         yield _play(t, moves), t
     yield from _make_room(s)
@@ -237,9 +239,9 @@ def _escorted(s: State, goal: tuple[int, ...]) -> list[Move]:
     out: list[Move] = []
     busy = contested(s)
     legal = s.legal_moves()
-    for src, piece in enumerate(board):
+    for src in boxes_holding(bytes(board), code + 1):
         sec = SECTION_OF[src]
-        if piece != code + 1 or sec < 0 or busy[sec] or s.troops[NSEC * p + sec] < 2:
+        if sec < 0 or busy[sec] or s.troops[NSEC * p + sec] < 2:
             continue
         escorts = sorted((b for b in SECTION_BOXES[sec] if board[b] == code), key=lambda b: (-goal[b], b))[:2]
         for t in section_neighbours(sec, s.bridges):
@@ -252,7 +254,7 @@ def _escorted(s: State, goal: tuple[int, ...]) -> list[Move]:
     return out
 
 
-def _walks(s: State, goal: tuple[int, ...]) -> list[list[Move]]:
+def _walks(s: State, goal: tuple[int, ...], walks: Walks) -> list[list[Move]]:
     """For the troopers that can gain most: the walk towards the goal ending where the limit leaves
     room, and a short one (two moves at most)."""
     p = s.to_move
@@ -261,7 +263,7 @@ def _walks(s: State, goal: tuple[int, ...]) -> list[list[Move]]:
     full = [s.troops[mine + sec] >= trooper_limit(sec) for sec in range(NSEC)]
     ranked: list[tuple[float, int, dict[int, tuple[int, int]]]] = []
     sources = free_troopers(s)
-    for src, prev in zip(sources, reachable_from(s, sources, budget), strict=True):
+    for src, prev in zip(sources, walks.reachable_from(s, sources, budget), strict=True):
         home, start = SECTION_OF[src], goal[src]
         top = short = _NONE
         for b, (cost, _) in prev.items():
