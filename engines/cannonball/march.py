@@ -275,9 +275,11 @@ def end_march(s: State) -> None:
             if board[b] == mine_t:
                 s.remove(b)
     base = NSEC * p
-    for sec in range(NSEC):
-        _cut(s, sec, mine_t, s.troops[base + sec] - trooper_limit(sec))
-        _cut(s, sec, mine_t + 1, s.cannons[base + sec] - 1)
+    for sec, limit in enumerate(_LIMITS):  # most sections are within their limits: no call for them
+        if s.troops[base + sec] > limit:
+            _cut(s, sec, mine_t, s.troops[base + sec] - limit)
+        if s.cannons[base + sec] > 1:
+            _cut(s, sec, mine_t + 1, s.cannons[base + sec] - 1)
     for g in ENEMY_GATES[p]:
         if s.winner_index is None and s.gate_tnt >> g & 1 and s.troops[base + GATE_SECTION[g]] <= 3:
             s.gates[g] = DESTROYED
@@ -293,8 +295,9 @@ def end_march(s: State) -> None:
 def _cut(s: State, sec: int, code: int, over: int) -> None:
     """Remove ``over`` pieces of kind ``code``, the last to enter first; pieces that did not enter count
     as the earliest, and among them the higher box goes first (I-13)."""
-    if over <= 0:
-        return
     boxes = sorted((b for b in SECTION_BOXES[sec] if s.board[b] == code), key=lambda b: (s.entered.get(b, -1), b))
-    for b in boxes[-over:]:
+    for b in boxes[len(boxes) - max(0, over):]:
         s.remove(b)
+
+
+_LIMITS: Final = tuple(trooper_limit(sec) for sec in range(NSEC))
