@@ -13,8 +13,8 @@ real hidden state. MCTS games cost far more than heuristic ones (about 7 s a gam
 ``--mcts-games`` sets a smaller sample for the two MCTS pairings (default: GAMES).
 
 Cannon Ball: the same three pairings, games cut at a demo's 300 turns (a drawn game is no win). A demo
-searches 12 iterations a decision (the registry's ``search_iterations``: each one plans a march), so compare
-``python -m bench.strength 200 12 --game cannonball`` with a larger count.
+searches 10 iterations a decision (the registry's ``search_iterations``: each one plans a march), so compare
+``python -m bench.strength 200 10 --game cannonball`` with a larger count.
 
 Hannipe!: the bot under test takes one seat of a ``--players`` table (default 4, engine-dealt cards), moving
 round the table game by game, against copies of the other bot; a shared win counts as a win, so a bot no
