@@ -114,21 +114,16 @@ def allows_step(s: State, move: Step) -> bool:
     if not s.budget or not 0 <= i < BOXES or board[i] != 1 + 2 * p:
         return False
     sec = SECTION_OF[i]
+    busy = sec >= 0 and contested(s)[sec]
     if type(move) is Cross:
         site = SITE_OF_END[i]
-        return (sec >= 0 and not _busy(s, sec) and s.budget >= 2 and site >= 0 and bool(s.bridges >> site & 1)
+        return (sec >= 0 and not busy and s.budget >= 2 and site >= 0 and bool(s.bridges >> site & 1)
                 and j == far_end(site, i) and not board[j])
-    if sec >= 0 and _busy(s, sec):
+    if busy:
         return j in SECTION_NEIGHBOURS[i] and not board[j]
     if j in NEIGHBOURS[i] and (not board[j] or (sec < 0 and (board[j] - 1) >> 1 != p)):
         return True
     return any(n == j and s.gates[g] != CLOSED and not board[j] for g, n in GATE_LINKS[i])
-
-
-def _busy(s: State, sec: int) -> bool:
-    """``contested(s)[sec]`` for one section."""
-    t, c = s.troops, s.cannons
-    return bool((t[sec] or c[sec]) and (t[sec + NSEC] or c[sec + NSEC]))
 
 
 def _tnt_moves(s: State, out: list[Move]) -> None:
