@@ -93,7 +93,8 @@ def measure(s: State, side: int) -> Side:
     planner judges dozens of marches of the other side a plan)."""
     other = NSEC * (1 - side)
     defence = tuple((s.troops[other + t], s.cannons[other + t] > 0) for t in _TARGETS[side])
-    return _measure(side, bytes(s.board).translate(_OWN[side]), s.bridges, bytes(s.gates), s.tnt[side], defence)
+    return _measure(side, bytes(s.board).translate(_OWN[side]), s.bridges, bytes(s.gates), passable(s, side),
+                    s.tnt[side], defence)
 
 
 _TARGETS: Final = tuple(tuple(GATE_SECTION[g] for g in ENEMY_GATES[side]) for side in (0, 1))
@@ -102,13 +103,13 @@ _OWN: Final = tuple(bytes(c if (c - 1) >> 1 == side else 0 for c in range(256)) 
 
 
 @lru_cache(maxsize=4096)
-def _measure(side: int, board: bytes, bridges: int, gates: bytes, tnt: int,
+def _measure(side: int, board: bytes, bridges: int, gates: bytes, gates_ok: int, tnt: int,
              defence: tuple[tuple[int, bool], ...]) -> Side:
-    """``measure`` from its arguments alone (``board`` holds ``side``'s pieces only)."""
+    """``measure`` from its arguments alone (``board`` holds ``side``'s pieces only; ``gates_ok`` is
+    ``passable`` of ``gates``)."""
     t_code, c_code = 1 + 2 * side, 2 + 2 * side
     troopers = boxes_holding(board, t_code)
     cannons = boxes_holding(board, c_code)
-    gates_ok = sum(1 << g for g in OWN_GATES[side] if gates[g] != CLOSED)
     need, tnt_need, storm_ready = [], [], False
     nearest: list[int] | None = None
     pairs: dict[int, tuple[int, int]] = {}  # meeting section -> the two troopers nearest it
@@ -201,8 +202,13 @@ def crossing_column(s: State, side: int, site: int, end: int) -> int:
     """The enemy troopers a TNT of ``side`` on the ``end`` of bridge ``site`` would stop: those within
     ``APPROACH`` moves of the far end's section that lose ground towards ``side``'s gate sections without
     that bridge (the bridge is on their way to ``side``'s fort)."""
+    return _crossings_in(s, side)[_END[site, end]]
+
+
+def _crossings_in(s: State, side: int) -> tuple[int, ...]:
+    """``_crossings`` of ``s``: the enemy's pieces, the bridges and the enemy's gates taken from it."""
     other = 1 - side
-    return _crossings(side, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))[_END[site, end]]
+    return _crossings(side, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))
 
 
 _END: Final = {(site, end): i for i, (site, end) in enumerate((site, end) for site, ends in enumerate(SITE_ENDS)
@@ -246,7 +252,7 @@ def bridge_defences(s: State, side: int) -> list[int]:
         return []
     best: tuple[int, int] | None = None  # the best formations' needs, ``side``'s and the enemy's
     out = []
-    crossing = _crossings(side, bytes(s.board).translate(_OWN[other]), s.bridges, passable(s, other))
+    crossing = _crossings_in(s, side)
     for site, ends in enumerate(SITE_ENDS):
         if not s.bridges >> site & 1 or site in s.mines:
             continue
