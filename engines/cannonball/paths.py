@@ -101,18 +101,15 @@ class Walks:
     def reachable_from(self, s: State, sources: list[int], budget: int) -> list[dict[int, tuple[int, int]]]:
         """``reachable(s, src, budget)`` of each trooper of ``sources``."""
         open_boxes, links = _open_boxes(s), _links(s)
-        near: set[int] | None = None  # boxes next to a box that opened or closed: None, start afresh
-        if links is self._links and budget <= self._budget:
+        known = self._found if links is self._links and budget <= self._budget else {}
+        near: set[int] = set()  # the boxes next to a box that opened or closed since
+        if known:
             changed = boxes_holding((int.from_bytes(open_boxes) ^ int.from_bytes(self._open)).to_bytes(BOXES), 1)
             near = {n for c in changed for n, _ in links[c]}
         found = []
         for src in sources:
-            old = self._found.get(src) if near is not None else None
-            if old is not None and near is not None:
-                kept = {b: v for b, v in old.items() if v[0] <= budget}
-                found.append(kept if near.isdisjoint(kept) else _reach(open_boxes, links, src, budget))
-            else:
-                found.append(_reach(open_boxes, links, src, budget))
+            kept = {b: v for b, v in known[src].items() if v[0] <= budget} if src in known else None
+            found.append(kept if kept is not None and near.isdisjoint(kept) else _reach(open_boxes, links, src, budget))
         self._open, self._links, self._budget = open_boxes, links, budget
         self._found = dict(zip(sources, found, strict=True))
         return found
