@@ -4,6 +4,11 @@ A game is a plugin (DESIGN.md): its entry names its engine, flow, position scree
 bots' hooks, seats and profiles as ``"module:attr"`` strings, loaded only when used. The CLI, the
 composition root, the terminal driver and the generic tests iterate over this list; none of them names
 a game. Listing the games must not pay for importing any rules module, PIL or the flows.
+
+Games are found through the ``boardkeeper.games`` entry points of every installed distribution (this one
+declares its five in ``pyproject.toml``; a game in a package of its own declares its own), each naming a
+``GameInfo``. An entry is validated when it is registered, so a broken plugin is refused with a message
+naming the game and the field instead of failing at the first decision of a bot that cannot play it.
 """
 
 from __future__ import annotations
@@ -82,6 +87,45 @@ class GameInfo:
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
+    test_seeds: tuple[int, ...] = (1,)
+    short: bool = False
+    listed: int = 100
+
+    def problems(self) -> list[str]:
+        """What is wrong with this entry, one message per problem (empty: it may be registered).
+
+        ``test_seeds`` are the demo seeds the generic tests play; ``short`` says a whole game may take only
+        a few screens and journal lines (the generic tests then ask for no minimum count of either);
+        ``listed`` orders ``boardkeeper games`` (entry points come in no promised order), and the first
+        game listed is what ``run_demo`` plays when it is named none."""
+        out: list[str] = []
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            out.append(f"name {self.name!r}: a lower-case identifier")
+        if not self.players or len(set(self.players)) != len(self.players):
+            out.append("players: at least one seat, each named once")
+        if not 1 <= self.min_players <= self.max_players <= len(self.players):
+            out.append(f"min_players {self.min_players}, max_players {self.max_players}: "
+                       f"1 <= min <= max <= {len(self.players)} seats")
+        if self.min_players != self.max_players and self.player_option is None:
+            out.append("player_option: needed for a game with a range of players")
+        unknown = [k for k in self.bots if k not in BOT_KINDS]
+        if unknown:
+            out.append(f"bots: unknown kinds {', '.join(unknown)} (kinds: {', '.join(BOT_KINDS)})")
+        if any(k != "random" for k in self.bots) and self.evaluator is None:
+            out.append("evaluator: heuristic and mcts bots need the game's evaluation")
+        if self.table_bots and not self.bots:
+            out.append("table_bots: no bot kind can take a seat")
+        if self.search_iterations < 1:
+            out.append("search_iterations: at least 1")
+        if self.flow is not None and (self.screen is None or not self.profiles):
+            out.append("flow: a game on the table needs its position screen and its profiles")
+        if not self.test_seeds:
+            out.append("test_seeds: at least one seed for the generic tests")
+        for key in ("evaluator", "candidates", "successors", "flow", "screen", "scripted", "printable"):
+            ref = getattr(self, key)
+            if ref is not None and (ref.count(":") != 1 or not all(ref.partition(":")[::2])):
+                out.append(f"{key} {ref!r}: a 'module:attr' reference")
+        return out
 
     def locations(self) -> frozenset[str]:
         """Every location name ``occupancy()`` can report: what a board layout must map to cells."""
@@ -139,148 +183,55 @@ class GameInfo:
         return out
 
 
+ENTRY_POINTS = "boardkeeper.games"
+
 _GAMES: dict[str, GameInfo] = {}
+_found = False
+
+
+class PluginError(ValueError):
+    """A registry entry that cannot be registered: it names the game (or entry point) and every problem."""
 
 
 def register(info: GameInfo) -> None:
+    """Add a game, once, if its entry is sound (``GameInfo.problems``)."""
+    if not isinstance(info, GameInfo):
+        raise PluginError(f"a game entry must be a GameInfo, not {type(info).__name__}")
+    problems = info.problems()
+    if problems:
+        raise PluginError(f"game {info.name!r}: " + "; ".join(problems))
     if info.name in _GAMES:
-        raise ValueError(f"game {info.name!r} registered twice")
+        raise PluginError(f"game {info.name!r} registered twice")
     _GAMES[info.name] = info
 
 
+def _discover() -> None:
+    """Register every game an installed distribution declares, in the order its entry points are listed.
+    Done once, at the first question, so importing the registry costs nothing."""
+    global _found
+    if _found:
+        return
+    _found = True
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINTS):
+        if point.name in _GAMES:
+            continue  # registered by hand already (a test's own game)
+        info = point.load()
+        if not isinstance(info, GameInfo) or info.name != point.name:
+            raise PluginError(f"entry point {point.name} = {point.value}: not the GameInfo of {point.name!r}")
+        register(info)
+
+
 def games() -> list[GameInfo]:
-    return list(_GAMES.values())
+    _discover()
+    return sorted(_GAMES.values(), key=lambda info: (info.listed, info.name))
 
 
 def get_game(name: str) -> GameInfo:
+    _discover()
     try:
         return _GAMES[name]
     except KeyError:
         known = ", ".join(sorted(_GAMES)) or "none"
         raise KeyError(f"unknown game {name!r} (known: {known})") from None
-
-
-register(
-    GameInfo(
-        name="hannibal",
-        title="Hannibal (1974)",
-        players=("yellow", "blue"),
-        min_players=2,
-        max_players=2,
-        chance=True,
-        hidden=False,
-        sensing=("matrix", "buttons"),
-        module="engines.hannibal",
-        buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
-        evaluator="engines.hannibal.heuristic:evaluate",
-        zero_sum=True,
-        table_bots=True,
-        flow="controller.flows.hannibal:create",
-        screen="controller.flows.hannibal_screens:position_screen",
-        scripted="sim_hardware.players:ScriptedTable",
-        profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
-        printable="controller.printable.hannibal:draw",
-    )
-)
-
-
-register(
-    GameInfo(
-        name="scipio",
-        title="Scipio: Sworn Enemy of Hannibal",
-        players=("rome", "carthage"),
-        min_players=2,
-        max_players=2,
-        chance=True,
-        hidden=True,
-        sensing=("matrix", "buttons"),
-        module="engines.scipio",
-        # the formation buttons take tokens off; card pads ("card:rome:7") are optional
-        buttons=("OK", "NEXT", "PREV", "BACK", *(f"tap:{army}:{side}.{i}" for army in ("rome", "carthage")
-                                                 for side in ("yellow", "purple", "green") for i in (0, 1))),
-        evaluator="engines.scipio.heuristic:evaluate",
-        candidates="engines.scipio.heuristic:candidates",
-        successors="engines.scipio.heuristic:successors",
-        flow="controller.flows.scipio:create",
-        screen="controller.flows.scipio_screens:position_screen",
-        scripted="sim_hardware.scipio_players:ScriptedScipioTable",
-        profiles=("scipio", "scipio-sim"),
-    )
-)
-
-
-register(
-    GameInfo(
-        name="factional",
-        title="Factional Hannibal",
-        players=("rome-silver", "rome-copper", "carthage-silver", "carthage-copper"),
-        min_players=4,
-        max_players=4,
-        chance=True,
-        hidden=False,
-        sensing=("matrix", "buttons"),
-        module="engines.factional",
-        # the Honor tray is the matrix; one button per faction names who plays or who won a battle
-        buttons=("OK", "NEXT", "PREV", "BACK", *(f"faction:{f}" for f in ("rome-silver", "rome-copper",
-                                                                         "carthage-silver", "carthage-copper"))),
-        bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
-        flow="controller.flows.factional:create",
-        screen="controller.flows.factional_screens:position_screen",
-        scripted="sim_hardware.factional_players:ScriptedFactionalTable",
-        profiles=("factional", "factional-sim"),
-    )
-)
-
-
-register(
-    GameInfo(
-        name="hannipe",
-        title="Hannipe!",
-        players=tuple(f"p{i}" for i in range(1, 8)),  # seats of the largest table; a game has the first N
-        min_players=2,
-        max_players=7,
-        chance=True,
-        hidden=True,
-        sensing=("matrix", "buttons"),
-        module="engines.hannipe",
-        # one button per horse names the horse of a bet or a tip card at one press
-        buttons=("OK", "NEXT", "PREV", "BACK", *(f"horse:{h}" for h in ("noiro", "roujo", "grisette", "vertige",
-                                                                        "pepite", "cocotte"))),
-        evaluator="engines.hannipe.heuristic:evaluate",
-        flow="controller.flows.hannipe:create",
-        screen="controller.flows.hannipe_screens:position_screen",
-        scripted="sim_hardware.hannipe_players:ScriptedHannipeTable",
-        profiles=("hannipe", "hannipe-sim"),
-        player_option="players",
-        demo_options={"cards": "deal"},  # bots are dealt their tip cards by the table
-        table_options={"cards": "table"},  # people hold the physical cards; the table counts what is unplayed
-    )
-)
-
-
-register(
-    GameInfo(
-        name="cannonball",
-        title="Cannon Ball (1968)",
-        players=("blue", "gray"),
-        min_players=2,
-        max_players=2,
-        chance=True,
-        hidden=False,
-        sensing=("matrix", "buttons"),
-        module="engines.cannonball",
-        buttons=("SPIN", "OK", "NEXT", "PREV", "BACK"),
-        evaluator="engines.cannonball.heuristic:evaluate",
-        zero_sum=True,
-        candidates="engines.cannonball.heuristic:candidates",
-        flow="controller.flows.cannonball:create",
-        screen="controller.flows.cannonball_screens:position_screen",
-        scripted="sim_hardware.cannonball_players:ScriptedCannonballTable",
-        profiles=("cannonball", "cannonball-sim"),
-        printable="controller.printable.cannonball:draw",
-        demo_options={"turn_limit": 300},  # a bot game ends: the share decided within 300 turns is high
-        # each iteration that reaches a march plans it (about 4 ms); against the heuristic bot over the same
-        # 600 seeded games, 10 iterations won 354, 12 won 356 and 32 won 357 (issue 16's note)
-        search_iterations=10,
-    )
-)

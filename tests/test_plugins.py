@@ -76,7 +76,8 @@ def test_help_imports_no_engine_pil_serial_or_transitions() -> None:
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    try: main(['--help'])\n    except SystemExit: pass\n"
             "heavy = [m for m in sys.modules if m.split('.')[0] in ('PIL', 'serial', 'transitions', 'luma', "
-            "'gpiozero') or (m.startswith('engines.') and m not in ('engines.base', 'engines.registry'))]\n"
+            "'gpiozero') or (m.startswith('engines.') and m not in ('engines.base', 'engines.registry')\n"
+            "    and not m.startswith('engines.entries'))]\n"
             "print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -200,3 +201,45 @@ def test_terminal_mistakes_are_one_line_each(tmp_path: Path) -> None:
     assert len(said) == 6, result.stdout
     assert "Traceback" not in result.stdout + result.stderr and "index out of range" not in result.stdout
     assert io.StringIO(result.stdout).read().count("> ") >= 7
+
+
+def test_the_games_come_from_the_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    names = {point.name for point in entry_points(group="boardkeeper.games")}
+    assert {"hannibal", "scipio", "factional", "hannipe", "cannonball"} <= names
+    assert [g.name for g in games()][:5] == ["hannibal", "scipio", "factional", "hannipe", "cannonball"]
+
+
+def test_a_game_in_its_own_installed_package_is_listed(tmp_path: Path) -> None:
+    """A distribution that declares a ``boardkeeper.games`` entry point is found without editing this one."""
+    (tmp_path / "race_plugin.py").write_text(
+        "from engines.registry import GameInfo\n"
+        "GAME = GameInfo(name='race', title='A 1x8 race', players=('red', 'green'), min_players=2, max_players=2,\n"
+        "                chance=True, hidden=False, sensing=('matrix',), module='race_plugin', bots=('random',),\n"
+        "                short=True)\n")
+    info = tmp_path / "race_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: race-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[boardkeeper.games]\nrace = race_plugin:GAME\n")
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "games"], cwd=ROOT, capture_output=True, text=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)}, check=True)
+    assert "race        A 1x8 race" in out.stdout and "hannibal" in out.stdout
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"bots": ("random", "heuristic")}, "evaluator: heuristic and mcts bots need the game's evaluation"),
+    ({"min_players": 3}, "1 <= min <= max <= 2 seats"),
+    ({"flow": "race.flow"}, "flow 'race.flow': a 'module:attr' reference"),
+    ({"test_seeds": ()}, "test_seeds: at least one seed"),
+    ({"bots": ("genius",)}, "bots: unknown kinds genius"),
+])
+def test_a_broken_entry_is_refused_naming_the_field(change: dict[str, object], says: str) -> None:
+    from engines.registry import GameInfo, PluginError, register
+
+    entry = {"name": "race", "title": "race", "players": ("red", "green"), "min_players": 2, "max_players": 2,
+             "chance": True, "hidden": False, "sensing": ("matrix",), "module": "race", "bots": ("random",)}
+    with pytest.raises(PluginError, match="game 'race': ") as refused:
+        register(GameInfo(**{**entry, **change}))  # type: ignore[arg-type]
+    assert says in str(refused.value)
+    assert "race" not in [g.name for g in games()]

@@ -223,9 +223,31 @@ def test_back_during_a_fixup_takes_back_the_wrong_move(table: Harness) -> None:
     table.move(12, 17)
     table.run(0.5)
     table.pick("6-17")  # the wrong one
-    table.lift(17)
+    table.move(17, 19)  # and the piece wanders on: the board is no position the game had
     table.run(3.5)
     assert table.phase is Phase.FIXUP
     table.press("BACK")
     table.press("OK")
     assert table.moves()[-1] == "undo"
+
+
+def test_putting_the_piece_back_offers_the_takeback(table: Harness) -> None:
+    table.roll(5, 6)
+    table.play(12, 17)
+    assert table.moves() == ["R5,6", "12-17"]
+    table.move(17, 12)  # the board as it stood before the step
+    table.run(3.5)
+    assert table.phase is Phase.UNDO and "Take back?" in table.text
+    table.press("OK")
+    assert table.moves() == ["R5,6", "12-17", "undo"] and table.phase is Phase.STEP
+
+
+def test_a_declined_takeback_is_not_offered_again(table: Harness) -> None:
+    table.roll(5, 6)
+    table.play(12, 17)
+    table.move(17, 12)
+    table.run(3.5)
+    table.press("BACK")  # no: the step stands, and the board is to be put right
+    table.run(5)
+    assert table.phase is Phase.FIXUP and "put 1" in table.text
+    assert table.moves() == ["R5,6", "12-17"]

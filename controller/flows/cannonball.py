@@ -28,13 +28,14 @@ from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
-from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
-from controller.referee import Call, Referee, Stage
+from controller.referee import Stage
 from controller.screen import Screen
+from controller.sensed import SensedBoard
 from engines.base import GameState, Move
 from engines.cannonball import BOX_NAMES, GATES, SITES, State
 from engines.cannonball.board import GATE_OWNER
@@ -166,7 +167,9 @@ class CannonballFlow(TableParts):
                  on_fault: Callable[[str], None] | None = None) -> None:
         super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
-        self.referee = Referee(loop, self._view, settle_s=settle_s, grace_s=grace_s)
+        self.board = SensedBoard(self, loop, self._view, settle_s=settle_s, grace_s=grace_s, log=self._log,
+                                 previous=lambda: self.undo_stack[-1][0] if self.undo_stack else None)
+        self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
@@ -225,28 +228,22 @@ class CannonballFlow(TableParts):
 
     def start(self) -> None:
         """Judge the board as it stands (a resumed game may already be set up)."""
-        self._judge(placed=False, settled=True)
+        self.board.judge(settled=True)
         self.redraw()
 
     # -- events -------------------------------------------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, CellChanged):
-            if event.location is not None:
-                self.referee.record(event)
-                self._judge(placed=event.closed)
-        elif isinstance(event, ButtonEvent):
+        if self.board.handle(event):
+            return
+        if isinstance(event, ButtonEvent):
             if event.kind is Press.PRESS:
                 self._button(event.button)
         elif isinstance(event, TimerFired):
             if event.name == "spinner":
                 self._spinner_frame()
-            elif event.name == "quiet" or (event.name == "settle" and self.referee.last_placed):
-                self._judge(placed=False, settled=True)
         elif isinstance(event, Fault):
-            self.notice = event.message
-            self._log(event.message)
-            self.redraw()
+            self.say(event.message)
 
     def _button(self, button: str) -> None:
         phase = self.state
@@ -255,7 +252,7 @@ class CannonballFlow(TableParts):
             self._spin()
         elif phase is Phase.MARCH and button in ("OK", "NEXT", "PREV"):
             if button == "OK" and not self.board_matches():
-                self._judge(placed=False, settled=True, pressed_ok=True)
+                self.board.judge(settled=True, pressed_ok=True)
             else:
                 self._offer(tuple(non_physical_moves(self.game) + list(self.game.legal_moves().simple)),
                             manual=True)
@@ -266,6 +263,9 @@ class CannonballFlow(TableParts):
                 self._undo()
             else:
                 self.cancel()
+                self.board.judge(settled=True)  # the step stands: a board put back must now be put right
+        elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK":
+            self.board.ok_on_fixup()  # a sensor named as stuck or dead is ignored
         elif phase in (Phase.MENU, Phase.CHOOSE):
             self._menu_button(button)
         else:
@@ -280,37 +280,40 @@ class CannonballFlow(TableParts):
         elif button == "BACK" and self.state is Phase.CHOOSE:
             self.cancel()
 
-    # -- judging the board --------------------------------------------------------------------------------
+    # -- the board (asked by the sensed-board loop) ----------------------------------------------------------
 
-    def _judge(self, *, placed: bool, settled: bool = False, pressed_ok: bool = False) -> None:
-        """Ask the referee what the players did: a gate in its slot at a turn choice, a step in a march."""
-        if self.state is Phase.OVER:
-            return
-        stage = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
+    def board_stage(self) -> Stage | None:
+        """A gate in its slot at a turn choice, a step in a march; not judged at "Take back?" or the end."""
+        if self.state in (Phase.OVER, Phase.UNDO):
+            return None
+        return {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
                                                                                                    Stage.PLAY)
-        allowed = self.state in (Phase.MENU, Phase.MARCH, Phase.CHOOSE) or (
-            self.state is Phase.FIXUP and not self.referee.restoring and self.game.current_player is not None)
-        verdict = self.referee.judge(stage, moves_allowed=allowed, placed=placed, settled=settled,
-                                     pressed_ok=pressed_ok)
-        if verdict.call is Call.STALE:
-            self.cancel()  # the board changed under the question: judge it afresh
-            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=placed, settled=settled,
-                                         pressed_ok=pressed_ok)
-        if verdict.call is Call.READY:
-            if self.state in (Phase.SETUP, Phase.FIXUP):
-                self.board_ready()
-        elif verdict.call is Call.MOVE and verdict.move is not None:
-            self._commit(verdict.move)
-        elif verdict.call in (Call.OFFER, Call.UNSEEN):
-            self._offer(verdict.candidates[:40])
-        elif verdict.call is Call.FIXUP:
-            self._show_fixups(verdict.fixups)
 
-    def _show_fixups(self, fixups: tuple[str, ...]) -> None:
-        if self.state in PLAY_PHASES:
-            self.misplaced()
-        if self.referee.post_fixups(fixups):
-            self.redraw()
+    def moves_allowed(self) -> bool:
+        return self.state in (Phase.MENU, Phase.MARCH, Phase.CHOOSE) or (
+            self.state is Phase.FIXUP and not self.referee.restoring and self.game.current_player is not None)
+
+    def board_right(self) -> None:
+        if self.state in (Phase.SETUP, Phase.FIXUP):
+            self.board_ready()
+
+    def commit(self, move: Move) -> None:
+        self._commit(move)
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
+        self._offer(candidates[:40])
+
+    def takeback_offered(self) -> bool:
+        """The pieces were put back as they stood before the last step: offer to take it back."""
+        if self.state not in (Phase.MENU, Phase.MARCH, Phase.FIXUP):
+            return False
+        self.ask_undo()
+        return True
+
+    def say(self, notice: str) -> None:
+        self.notice = notice
+        self._log(notice)
+        self.redraw()
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         """Ask which move: the board's candidates, or (``manual``) the march menu, ``end`` first."""
@@ -326,11 +329,8 @@ class CannonballFlow(TableParts):
     # -- actions ------------------------------------------------------------------------------------------
 
     def _spin(self) -> None:
-        if not self.board_matches():
-            self.notice = "Fix the board before spinning"
-            self._show_fixups(self.referee.fixup_list())
-            return
-        self._commit(self.dice.roll(self.game))
+        if self.board.refuse_unless_right("Fix the board before spinning"):
+            self._commit(self.dice.roll(self.game))
 
     def _commit(self, move: Move) -> None:
         """Journal first (fsynced), then make it the position; the pieces then follow the checklist."""
@@ -350,7 +350,7 @@ class CannonballFlow(TableParts):
             self.undo_stack.append((self.game, str(move)))
         self.game = after
         self.last_step = str(move)
-        self.referee.new_position()
+        self.board.new_position()
         self.notice = ""
         if isinstance(move, Spin):
             self.notice = f"{NAMES[player]} spun {move.number}"
@@ -358,9 +358,7 @@ class CannonballFlow(TableParts):
             self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
         self.committed()
-        fixups = self.referee.follow()
-        if fixups is not None:
-            self._show_fixups(fixups)
+        self.board.follow()
 
     def _undo(self) -> None:
         """Back to the position before the last step (journaled as ``undo``); the pieces follow the list."""
@@ -376,9 +374,7 @@ class CannonballFlow(TableParts):
         self.referee.taken_back()
         self.notice = "Taken back: put the pieces back"
         self.committed()
-        fixups = self.referee.follow()
-        if fixups is not None:
-            self._show_fixups(fixups)
+        self.board.follow()
 
     # -- screens ------------------------------------------------------------------------------------------
 

@@ -31,14 +31,14 @@ from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
-from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
-from controller.move_match import label
-from controller.referee import Call, Referee, Stage
+from controller.referee import Stage
 from controller.screen import Screen
+from controller.sensed import SensedBoard
 from engines.base import GameState, Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
@@ -105,8 +105,9 @@ class HannibalFlow(TableParts):
         self.bots: Mapping[str, Bot] = bots or {}
         self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step
         self.bot_unseen = False  # that step changed no sensor (stack onto stack): OK says it was made
-        self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s,
-                               alternative=_stack_alternative)
+        self.board = SensedBoard(self, loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s, log=self._log,
+                                 previous=self._previous, alternative=_stack_alternative)
+        self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
@@ -118,7 +119,7 @@ class HannibalFlow(TableParts):
 
     def start(self) -> None:
         """Judge the board as it stands (a resumed game may already be set up)."""
-        self._judge(settled=True)
+        self.board.judge(settled=True)
         self.redraw()
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
@@ -190,9 +191,9 @@ class HannibalFlow(TableParts):
     # -- events -------------------------------------------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, CellChanged):
-            self._cell(event)
-        elif isinstance(event, ButtonEvent):
+        if self.board.handle(event):
+            return
+        if isinstance(event, ButtonEvent):
             if event.kind is Press.PRESS:
                 self._button(event.button)
         elif isinstance(event, TimerFired):
@@ -200,25 +201,8 @@ class HannibalFlow(TableParts):
         elif isinstance(event, Fault):
             self._fault(event.message)
 
-    def _cell(self, event: CellChanged) -> None:
-        if event.location is None:
-            return
-        self.referee.record(event)
-        # judged now only to notice the board leaving a question or coming right after a fix-up: a piece
-        # put down proves a move once the board has been still for the settle time (the settle timer), so
-        # a sensor that closes for a moment (a chattering reed) never becomes a move
-        self._judge()
-
     def _timer(self, name: str) -> None:
-        if name == "settle" and self.referee.last_placed:
-            # a piece was put down and the board is quiet: judge now. After a lift, the piece may still be
-            # in the air, so a lift-only board is judged when it has been quiet for the grace period.
-            self._judge(settled=True)
-        elif name == "quiet":
-            self._judge(settled=True)
-        elif name == "stuck":
-            self._check_stuck()
-        elif name == "bot":
+        if name == "bot":
             self._bot_decides()
 
     def _button(self, button: str) -> None:
@@ -241,7 +225,7 @@ class HannibalFlow(TableParts):
                 self._back()
         elif phase is Phase.STEP:
             if button == "OK":
-                self._judge(settled=True, pressed_ok=True)
+                self.board.judge(settled=True, pressed_ok=True)
             elif button in ("NEXT", "PREV"):
                 self._offer(tuple(self.game.legal_moves()), manual=True)
             elif button == "BACK":
@@ -262,6 +246,7 @@ class HannibalFlow(TableParts):
                 self._undo()
             elif button == "BACK":
                 self.cancel()
+                self.board.judge(settled=True)  # the step stands: a board put back must now be put right
         elif phase in (Phase.FIXUP, Phase.SETUP):
             self._fixup_button(button)
         else:
@@ -271,14 +256,10 @@ class HannibalFlow(TableParts):
         """While the board is being put right: OK says a bot's step the sensors cannot see is made, or ignores
         a sensor named as stuck; BACK takes back the last step (a wrongly applied move needs no rebuilding
         first); NEXT plays from the menu, but never a bot's step."""
-        location = self.referee.stuck_location()
         if button == "OK" and self.bot_unseen and self.board_matches():
             self.board_ready()  # the players say they made the bot's step the sensors cannot see
-        elif button == "OK" and location is not None:
-            self.referee.ignore(location)
-            self._log(f"sensor at {label(location)} ignored on the players' word")
-            self.notice = ""
-            self._judge(settled=True)
+        elif button == "OK":
+            self.board.ok_on_fixup()
         elif button == "BACK" and self.state is Phase.FIXUP:
             self._back()
         elif button in ("NEXT", "PREV") and self.state is Phase.FIXUP and self.game.current_player is not None \
@@ -291,59 +272,57 @@ class HannibalFlow(TableParts):
         self._log(message)
         self.redraw()
 
-    # -- judging the board --------------------------------------------------------------------------------
+    # -- the board (asked by the sensed-board loop) ----------------------------------------------------------
 
-    def _judge(self, *, settled: bool = False, pressed_ok: bool = False) -> None:
-        """Ask the referee what the players did and act on it: Hannibal's decisions, the referee's judgement."""
+    def board_stage(self) -> Stage | None:
         if self.state not in BOARD_PHASES:
+            return None
+        return {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
+                                                                                                   Stage.PLAY)
+
+    def moves_allowed(self) -> bool:
+        return not self.bot_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
+                                        or (self.state is Phase.FIXUP and not self.game.is_chance()))
+
+    def board_right(self) -> None:
+        if self.state is Phase.FIXUP and self.bot_unseen:  # the board is right again: OK when moved
+            if self.referee.post_fixups(()):
+                self.redraw()
+        elif self.state in (Phase.SETUP, Phase.FIXUP):
+            self.board_ready()
+        elif self.state is Phase.STEP and self.bot_turn():  # a piece nudged as the bot was due is back
+            self.loop.set_timer("bot", 0.0)
+
+    def commit(self, move: Move) -> None:
+        self._commit(move)
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
+        if not unseen:
+            self._offer(candidates)
             return
-        stages = {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}
-        moves_allowed = not self.bot_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
-                                                 or (self.state is Phase.FIXUP and not self.game.is_chance()))
-        verdict = self.referee.judge(stages.get(self.state, Stage.PLAY), moves_allowed=moves_allowed, placed=False,
-                                     settled=settled, pressed_ok=pressed_ok)
-        if verdict.call is Call.STALE:
-            self.cancel()  # the board changed under the question: judge it afresh
-            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=False, settled=settled,
-                                         pressed_ok=pressed_ok)
-        if verdict.call is Call.READY:
-            if self.state is Phase.FIXUP and self.bot_unseen:  # the board is right again: OK when moved
-                if self.referee.post_fixups(()):
-                    self.redraw()
-            elif self.state in (Phase.SETUP, Phase.FIXUP):
-                self.board_ready()
-            elif self.state is Phase.STEP and self.bot_turn():  # a piece nudged as the bot was due is back
-                self.loop.set_timer("bot", 0.0)
-        elif verdict.call is Call.MOVE and verdict.move is not None:
-            self._commit(verdict.move)
-        elif verdict.call is Call.OFFER:
-            self._offer(verdict.candidates)
-        elif verdict.call is Call.UNSEEN:  # OK but no move fits: a sensor may be lying; the players say which
-            self._offer(verdict.candidates, manual=True)
-            self.notice = "Not seen: pick your move"
-            self.redraw()
-        elif verdict.call is Call.FIXUP:
-            self._show_fixups(verdict.fixups)
+        self._offer(candidates, manual=True)  # OK but no move fits: a sensor may be lying; the players say which
+        self.notice = "Not seen: pick your move"
+        self.redraw()
 
-    def _show_fixups(self, fixups: tuple[str, ...]) -> None:
-        if self.state is not Phase.FIXUP and self.state is not Phase.SETUP:
-            self.misplaced()
-        if self.referee.post_fixups(fixups):
-            self.redraw()
+    def takeback_offered(self) -> bool:
+        """The pieces were put back as they stood before the last step: offer to take it back."""
+        if not self.can_undo() or self.state not in (Phase.ROLL, Phase.STEP, Phase.FIXUP):
+            return False
+        self.notice = ""
+        self.ask_undo()
+        return True
 
-    def _check_stuck(self) -> None:
-        location = self.referee.stuck_location()
-        if location is not None and self.state in (Phase.FIXUP, Phase.SETUP):
-            self._fault(f"sensor {label(location)} stuck? OK = ignore it")
+    def say(self, notice: str) -> None:
+        self._fault(notice)
+
+    def _previous(self) -> State | None:
+        return self.undo_stack[-1][0] if self.can_undo() else None
 
     # -- actions ------------------------------------------------------------------------------------------
 
     def _roll(self) -> None:
-        if not self.board_matches():
-            self.notice = "Fix the board before rolling"
-            self._show_fixups(self.referee.fixup_list())
-            return
-        self._apply(self.dice.roll(self.game))
+        if self.board.refuse_unless_right("Fix the board before rolling"):
+            self._apply(self.dice.roll(self.game))
 
     def _dice_button(self, button: str) -> None:
         """Physical dice typed in: NEXT/PREV set the die shown, OK takes it; two dice make the roll."""
@@ -406,7 +385,7 @@ class HannibalFlow(TableParts):
             self.undo_stack.clear()
         was_chance = self.game.is_chance()
         self.game = after
-        self.referee.new_position()
+        self.board.new_position()
         self.candidates = ()
         if was_chance:
             if after.is_chance():
@@ -416,15 +395,8 @@ class HannibalFlow(TableParts):
             self.display.show(self.screen(), hold=after.is_chance() or self.bot_turn())
         else:
             self.committed()
-        self._follow_board()
+        self.board.follow()
         return True
-
-    def _follow_board(self) -> None:
-        """After a takeback or a move chosen from the menu the pieces must follow: say how, at once, and
-        accept no move until the board shows the position."""
-        fixups = self.referee.follow()
-        if fixups is not None:
-            self._show_fixups(fixups)
 
     def _back(self) -> None:
         """BACK: offer to take back the last step, if a person made it; a bot's step stands."""
@@ -460,7 +432,7 @@ class HannibalFlow(TableParts):
         self.referee.taken_back()
         self.notice = "Taken back: put the pieces back"
         self.committed()
-        self._follow_board()
+        self.board.follow()
 
     def _checklist(self, before: State, step: Step) -> str:
         """A send has a second physical action the sensors cannot check: the sent pieces go to wait."""

@@ -1,0 +1,190 @@
+"""The sensed-board loop: the one way from sensor events to an applied move, shared by every sensed game.
+
+The board referee (``controller.referee``) judges a sensed board against the engine's position; this
+loop around it does everything else every sensed game needs, once: it takes the sensor and timer events
+(``settle``, ``quiet``, ``stuck``), asks the referee at the right moments, and acts on its verdict through
+the game's flow (``BoardGame``): a move to commit, candidates to offer, a fix-up list to show, the board
+ready again. It names a sensor whose fix-up never clears (stuck closed, or dead under a piece) and lets
+the players ignore it with OK; it offers a takeback when the board is put back to the position before
+the last step; and it makes the board follow a move that did not come from the board (the menu, a bot,
+a takeback), accepting nothing until the pieces show the position.
+
+A flow asks only its own questions: where its phase stands for the board (``board_stage``), whether a
+move may be made now, and what to do with a verdict. "Judge on settle only after a placement" is this
+loop's rule for every game: a piece put down proves a move once the board has been still for the settle
+time, a lift only once it has been quiet for the grace period, so a reed that closes for a moment (a
+chattering reed) never becomes a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from controller.events import CellChanged, TimerFired
+from controller.loop import EventLoop
+from controller.move_match import label
+from controller.referee import Call, Referee, Stage, Verdict
+from engines.base import GameState, Move
+
+STUCK = "stuck? OK = ignore it"  # what the screen says after the sensor's name
+
+
+class BoardGame(Protocol):
+    """What the loop asks of a game's flow: its questions and its answers to a verdict."""
+
+    def board_stage(self) -> Stage | None: ...  # None: the board is not judged now (a question, a menu)
+
+    def moves_allowed(self) -> bool: ...  # a move may be made on the board now (else it must stand still)
+
+    def board_right(self) -> None: ...  # the board shows the position (after set-up, a fix-up, a follow)
+
+    def misplaced(self) -> bool: ...  # the transition to the flow's fix-up phase
+
+    def cancel(self) -> bool: ...  # leave the question on screen: the board changed under it
+
+    def commit(self, move: Move) -> None: ...  # exactly this move was made on the board
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None: ...  # ask which (unseen: OK, no fit)
+
+    def takeback_offered(self) -> bool: ...  # the board is back at the last position: ask "Take back?"
+
+    def say(self, notice: str) -> None: ...  # a notice on the screen (and in the log)
+
+    def redraw(self) -> None: ...
+
+
+class SensedBoard:
+    """The referee and the loop around it, for one flow. ``previous()`` is the position before the last step
+    that may still be taken back (None: none may), for the takeback offer."""
+
+    def __init__(self, game: BoardGame, loop: EventLoop, position: Callable[[], GameState], *, settle_s: float,
+                 grace_s: float, log: Callable[[str], None],
+                 previous: Callable[[], GameState | None] = lambda: None,
+                 alternative: Callable[[GameState, Move], Move | None] | None = None) -> None:
+        self.game = game
+        self.loop = loop
+        self.log = log
+        self.previous = previous
+        self.referee = Referee(loop, position, settle_s=settle_s, grace_s=grace_s, alternative=alternative)
+        self.suspect: str | None = None  # a sensor named as maybe stuck or dead: OK ignores it
+        self._offered: GameState | None = None  # the position whose takeback was offered (once each)
+
+    # -- what the flows read ------------------------------------------------------------------------------
+
+    @property
+    def fixups(self) -> tuple[str, ...]:
+        return self.referee.fixups
+
+    def matches(self) -> bool:
+        return self.referee.board_matches()
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    def handle(self, event: object) -> bool:
+        """A sensor or one of the loop's timers: True if it was the board's (the flow need not look)."""
+        if isinstance(event, CellChanged):
+            if event.location is not None:
+                self.referee.record(event)
+                # judged now only to notice the board leaving a question or coming right after a fix-up;
+                # a move is proven by the settle timer after a placement
+                self.judge()
+            return True
+        if isinstance(event, TimerFired) and event.name in ("settle", "quiet", "stuck"):
+            if event.name == "stuck":
+                self._name_stuck()
+            elif event.name == "quiet" or self.referee.last_placed:
+                self.judge(settled=True)
+            return True
+        return False
+
+    def ok_on_fixup(self) -> bool:
+        """OK while a fix-up list is up: ignore the sensor named as stuck, if one is. True if it was."""
+        location = self.suspect or self.referee.stuck_location()
+        if location is None:
+            return False
+        self.referee.ignore(location)
+        self.suspect = None
+        self.log(f"sensor {label(location)} ignored on the players' word")
+        self.judge(settled=True)
+        return True
+
+    # -- judging ------------------------------------------------------------------------------------------
+
+    def judge(self, *, settled: bool = False, pressed_ok: bool = False) -> None:
+        """Ask the referee what the players did, and act on it through the flow."""
+        stage = self.game.board_stage()
+        if stage is None:
+            return
+        verdict = self.referee.judge(stage, moves_allowed=self.game.moves_allowed(), placed=False, settled=settled,
+                                     pressed_ok=pressed_ok)
+        if verdict.call is Call.STALE:
+            self.game.cancel()  # the board changed under the question: judge it afresh
+            verdict = self.referee.judge(Stage.PLAY, moves_allowed=True, placed=False, settled=settled,
+                                         pressed_ok=pressed_ok)
+        self._act(verdict)
+
+    def _act(self, verdict: Verdict) -> None:
+        if verdict.call is Call.READY:
+            self.suspect = None
+            self.game.board_right()
+        elif verdict.call is Call.MOVE and verdict.move is not None:
+            self.game.commit(verdict.move)
+        elif verdict.call in (Call.OFFER, Call.UNSEEN):
+            self.game.offer(verdict.candidates, unseen=verdict.call is Call.UNSEEN)
+        elif verdict.call is Call.FIXUP:
+            if self._back_to_previous() and self.game.takeback_offered():
+                return
+            self.show_fixups(verdict.fixups)
+
+    def _back_to_previous(self) -> bool:
+        """The sensed board is the position before the last step: the players put that step back."""
+        before = self.previous()
+        if before is None or before is self._offered or self.referee.restoring:
+            return False  # nothing to take back, asked once already, or the board is following a move
+        ignored = self.referee.ignored
+        shown = {loc for loc, (_, n) in before.occupancy().items() if n > 0} - ignored
+        if self.referee.seen() != shown or shown == self.referee.projection().before_set - ignored:
+            return False
+        self._offered = before
+        return True
+
+    def show_fixups(self, fixups: tuple[str, ...]) -> None:
+        """The fix-up list on screen, in the flow's fix-up phase (entered if it is elsewhere)."""
+        if self.game.board_stage() not in (Stage.FIXUP, Stage.SETUP):
+            self.game.misplaced()
+        if self.referee.post_fixups(fixups):
+            self.game.redraw()
+
+    def refuse_unless_right(self, notice: str) -> bool:
+        """Chance is drawn only on a board that shows the position: else say ``notice`` and list the fix-ups.
+        True if the board is right."""
+        if self.matches():
+            return True
+        self.game.say(notice)
+        self.show_fixups(self.referee.fixup_list())
+        return False
+
+    def follow(self) -> None:
+        """After a takeback or a move that did not come from the board (the menu, a bot), the pieces must
+        follow: say how, at once, and accept no move until the board shows the position."""
+        fixups = self.referee.follow()
+        if fixups is not None:
+            self.show_fixups(fixups)
+
+    def new_position(self) -> None:
+        self.suspect = None
+        self.referee.new_position()
+
+    def taken_back(self) -> None:
+        self.referee.taken_back()
+
+    def clear_fixups(self) -> None:
+        self.referee.clear_fixups()
+
+    def _name_stuck(self) -> None:
+        """A fix-up list unchanged for long: its first wrong location's sensor may be stuck or dead."""
+        location = self.referee.stuck_location()
+        if location is not None and self.game.board_stage() in (Stage.FIXUP, Stage.SETUP):
+            self.suspect = location
+            self.game.say(f"sensor {label(location)} {STUCK}")

@@ -1,0 +1,30 @@
+"""Hannibal (1974): a dice race on a 49-position track; bots may take a seat at the real table.
+
+The game's registry entry, found through the ``boardkeeper.games`` entry point (``pyproject.toml``):
+a data module that imports no rules, so listing the games stays cheap.
+"""
+
+from engines.registry import GameInfo
+
+GAME = GameInfo(
+    name="hannibal",
+    title="Hannibal (1974)",
+    listed=1,
+    players=("yellow", "blue"),
+    min_players=2,
+    max_players=2,
+    chance=True,
+    hidden=False,
+    sensing=("matrix", "buttons"),
+    module="engines.hannibal",
+    buttons=("ROLL", "OK", "NEXT", "PREV", "BACK"),
+    evaluator="engines.hannibal.heuristic:evaluate",
+    zero_sum=True,
+    table_bots=True,
+    flow="controller.flows.hannibal:create",
+    screen="controller.flows.hannibal_screens:position_screen",
+    scripted="sim_hardware.players:ScriptedTable",
+    profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
+    printable="controller.printable.hannibal:draw",
+    test_seeds=(1, 2),  # enough to reach its menus and fix-ups in the generic tests
+)
