@@ -7,7 +7,11 @@ Numbers:
 - 10^5 frames corrupted at random (bit flips, dropped, inserted and duplicated bytes) through the decoder:
   no crash, and no more corrupt frames accepted than a 16-bit CRC lets through by chance.
 
-A bench that fails (exit 1, the failing case printed): whole games between bots over the simulated bridge,
+A bench that fails (exit 1, the failing case printed): the host's board (``BoardView``) fed deltas as the
+MCU sends them -- each delta, then a copy of it a few frames later -- over a line that loses frames, so a
+copy often arrives after the deltas that came after it (a late copy of v11 after v12): every board the
+host reports must be one the MCU had, in the MCU's order, never a phantom (a cell closed again by a late
+copy after a newer delta opened it). Then whole games between bots over the simulated bridge,
 on a line with a share of bytes corrupted (each level up to the most the command line accepts) and the
 cable pulled for 2 s every simulated minute, one per seed and level, must each finish and be move for move
 the game the same seed plays on the directly wired board -- a noisy line may slow a game, never change it
@@ -36,6 +40,7 @@ from controller.journal import JournalError, read, replay
 from controller.table import Table
 from engines.base import GameState, Move
 from engines.bots.match import Bot
+from firmware_bridge.board import BoardView
 from firmware_bridge.codec import (
     DELTA,
     LED,
@@ -115,6 +120,46 @@ def corrupted_frames(total: int) -> bool:
           f"chance: {chance:.1f}), {refused} refused, {accepted_intact} delivered intact; "
           f"{total / elapsed:.0f} frames/s encoded+corrupted+decoded")
     return crashes == 0 and accepted_corrupt <= 3 * chance + 1
+
+
+# -- late copies: the host's board never shows what the MCU's never was ---------------------------------------
+
+
+def late_copies(trials: int = 300, changes: int = 60, loss: float = 0.3, copy_after: int = 2) -> str:
+    """The MCU's boards one change at a time (versions v0..vN), sent as deltas with a copy of each
+    ``copy_after`` frames later, every frame lost at ``loss``: the host's boards must be the MCU's, in order.
+    Returns the first case that breaks it ("" if none)."""
+    rng = random.Random(7)
+    late = 0
+    for trial in range(trials):
+        truth = [frozenset[tuple[int, int]]()]
+        frames: list[tuple[int, bool]] = []  # (version, a copy?) in the order the MCU sends them
+        for v in range(1, changes + 1):
+            cell = (rng.randrange(4), rng.randrange(4))
+            truth.append(truth[-1] ^ {cell})
+            frames.append((v, False))
+            if v > copy_after:
+                frames.append((v - copy_after, True))
+        view = BoardView(4, 4)
+        for r in range(4):  # the board first read from rows, at v0
+            view.row(0, r, 0)
+        at = heard = 0  # how far along the MCU's boards the host is; the newest version heard
+        for v, copy in frames:
+            if rng.random() < loss:
+                continue
+            (cell,) = truth[v] ^ truth[v - 1]
+            late += v < heard
+            heard = max(heard, v)
+            view.delta(v % 256, [(*cell, cell in truth[v])], copy)
+            shown = frozenset(view.closed)
+            later = [i for i in range(at, len(truth)) if truth[i] == shown]
+            if not later:
+                return (f"late copies: trial {trial}, after delta v{v}{' (a copy)' if copy else ''} the host shows "
+                        f"{sorted(shown)}, a board the MCU never had after v{at}: a phantom")
+            at = later[0]
+    print(f"late copies: {trials} runs of {changes} changes, frames lost at {loss:.0%}: {late} deltas arrived after "
+          f"a newer one; the host showed only the MCU's boards, in the MCU's order")
+    return ""
 
 
 # -- latency and throughput on a pty ------------------------------------------------------------------------
@@ -353,11 +398,15 @@ def main(argv: list[str]) -> int:
         latency()
         throughput()
         ok = corrupted_frames(args.frames)
+    phantom = late_copies()
+    if phantom:
+        print(f"FAIL: {phantom}")
     seeds = tuple(int(s) for s in args.seeds.split(","))
     levels = tuple(float(n) for n in args.noise.split(","))
     failures = games(seeds, levels, args.moves, workers=min(os.cpu_count() or 1, len(seeds) * len(levels)))
-    if failures or not ok:
-        print(f"FAILED: {len(failures)} of {len(seeds) * len(levels)} games" + ("" if ok else "; the decoder"))
+    if failures or not ok or phantom:
+        print(f"FAILED: {len(failures)} of {len(seeds) * len(levels)} games" + ("" if ok else "; the decoder")
+              + ("; late copies" if phantom else ""))
         return 1
     print(f"passed: {len(seeds) * len(levels)} games over the bridge, each the direct board's")
     return 0

@@ -8,7 +8,8 @@ last one is dropped, kept in part, or left as NUL bytes, as a card may do. Kills
 in the middle of a journal write, between a write and its fsync, and between an fsync and the screen.
 The promises checked:
 
-- no frame ever shows a game state the journal did not hold (fsynced) at that moment;
+- no frame ever shows a game state the journal did not hold (fsynced) at that moment, nor a chance outcome
+  (dice, spinner, die: the game's ``chance_screen``) that the fsynced journal did not hold last;
 - a complete line on disk never disappears or changes in a later run (no move lost, no die re-rolled);
 - after every run the journal replays move by move, and every game ends.
 """
@@ -24,12 +25,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.powercut_child import PLANTS, state_hash
-from controller.journal import JournalError, read, replay
-from engines.registry import games, get_game
+from controller.journal import UNDO, JournalError, read, replay
+from controller.screen import Screen
+from engines.registry import games, get_game, load_ref
 from hw_config.profile import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent  # the child runs as ``python -m bench.powercut_child`` from here
@@ -58,14 +61,14 @@ def demo_games() -> list[str]:
 
 @dataclass(frozen=True)
 class Log:
-    """What the child recorded, in order: ("sync", inode, size) and ("frame", state hash)."""
+    """What the child recorded, in order: ("sync", inode, size) and ("frame", state hash, the screen as JSON)."""
 
     records: list[tuple[str, ...]]
 
     @classmethod
     def load(cls, path: Path) -> Log:
         text = path.read_text() if path.exists() else ""
-        return cls([tuple(line.split()) for line in text.splitlines() if line.strip()])
+        return cls([tuple(line.split(maxsplit=2)) for line in text.splitlines() if line.strip()])
 
     def synced(self, inode: int) -> int | None:
         """The file's length at its last fsync in this run, if it had one."""
@@ -105,11 +108,43 @@ def held_states(data: bytes) -> tuple[str | None, dict[str, int]]:
     return initial, first_at
 
 
+def chance_lines(data: bytes) -> list[tuple[int, str]]:
+    """Each chance outcome the journal holds (the engine says which lines are chance, from the state before
+    each), with the byte offset where its line ends: a frame may show it once the journal is fsynced that far."""
+    lines = data.split(b"\n")[:-1]
+    out: list[tuple[int, str]] = []
+    try:
+        header = json.loads(lines[0])
+        info = get_game(header["game"])
+        before = info.new_game(**header["options"])
+        end = len(lines[0]) + 1
+        for raw in lines[1:]:
+            end += len(raw) + 1
+            line = json.loads(raw)
+            if "note" in line:
+                continue
+            if before.is_chance() and line["move"] != UNDO:
+                out.append((end, line["move"]))
+            before = type(before).from_json(line["state"])
+    except (ValueError, KeyError, TypeError, IndexError):
+        pass  # damage: the replay names it
+    return out
+
+
+def shown_outcome(game: str) -> Callable[[Screen, Sequence[str]], bool] | None:
+    """The game's own judge of the chance outcome a screen shows (``GameInfo.chance_screen``)."""
+    ref = get_game(game).chance_screen
+    return None if ref is None else load_ref(ref)
+
+
 def check_frames(log: Log, data: bytes, inode: int, durable_at_start: int, initial: str | None,
-                 where: str) -> int:
-    """Every frame's state was in the journal, fsynced, when the frame was drawn; returns frames seen."""
+                 where: str, game: str = "hannibal") -> int:
+    """Every frame's state was in the journal, fsynced, when the frame was drawn, and so was the chance
+    outcome it shows; returns frames seen."""
     header_initial, first_at = held_states(data)
     initial = header_initial or initial
+    chances = chance_lines(data)
+    judge = shown_outcome(game)
     durable = durable_at_start
     frames = 0
     for record in log.records:
@@ -123,6 +158,17 @@ def check_frames(log: Log, data: bytes, inode: int, durable_at_start: int, initi
                     f"{where}: frame {frames} shows a state the journal did not hold: fsynced to byte {durable}, "
                     + (f"the state's line ends at byte {saved}, not yet fsynced when shown" if saved else
                        "the state is in no line at all"))
+            if judge is not None and len(record) > 2:
+                shows = json.loads(record[2])
+                screen = Screen(shows["title"], tuple(shows["lines"]), dice=tuple(shows["dice"]),
+                                headline=shows["headline"])
+                held = [move for end, move in chances if end <= durable]
+                if not judge(screen, held):
+                    raise PowerCutFailure(
+                        f"{where}: frame {frames} shows a chance outcome the journal did not hold: "
+                        f"{screen.title!r} {screen.dice or ''} with the last fsynced chance "
+                        f"{held[-1] if held else 'none'} "
+                        f"(fsynced to byte {durable})")
     return frames
 
 
@@ -191,7 +237,7 @@ def play_with_cuts(journal: Path, seed: int, rng: random.Random, outcome: Outcom
                                                                    strict=False)) if a != b)].count(b"\n") + 1
             raise PowerCutFailure(f"{where}: complete line {lost} on disk before the run was lost or changed")
         inode = journal.stat().st_ino if journal.exists() else -1
-        outcome.frames_checked += check_frames(log, data, inode, len(on_disk), initial, where)
+        outcome.frames_checked += check_frames(log, data, inode, len(on_disk), initial, where, game)
         if killed:
             outcome.kills += 1
             outcome.cuts[kill.partition(":")[0] if kill else "timer"] += 1

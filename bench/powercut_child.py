@@ -5,8 +5,9 @@ A SIGKILL keeps the page cache: every byte written survives it, fsynced or not, 
 fsyncs passes a plain kill test. This wrapper records, in a log the parent reads after the kill, the
 length of each regular file at each successful ``os.fsync`` (by inode, so the header's temporary file
 is followed through its rename) and, at each frame the display draws, a hash of the game state behind
-it. The parent then cuts everything that was never synced and checks every frame against what the
-journal held at that moment.
+it and what the frame shows (its screen: title, lines, dice, headline). The parent then cuts everything
+that was never synced and checks every frame against what the journal held at that moment: the state,
+and the chance outcome it shows (dice, spinner, die), which must be the last one fsynced.
 
 It can also kill itself at the moments a timer rarely hits (``--kill``):
 ``write:K:F``   the K-th journal write, after a share F of its bytes (a cut mid-line);
@@ -15,7 +16,8 @@ It can also kill itself at the moments a timer rarely hits (``--kill``):
 
 And plant the faults the bench must catch (``--plant``): ``no-fsync`` (every fsync a no-op),
 ``late-journal`` (each line written one move late, after its screen), ``eager-torn`` (resume drops a
-complete last line as torn).
+complete last line as torn), ``shown-first`` (a roll's dice drawn on the screen, "Rolled 3,5", before the
+roll is journaled, while the flow's position is still the one before it).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from controller import journal as journal_module
 from controller.demo import run_demo
 from controller.table import Table
 
-PLANTS = ("no-fsync", "late-journal", "eager-torn")
+PLANTS = ("no-fsync", "late-journal", "eager-torn", "shown-first")
 
 
 def state_hash(state: dict[str, Any]) -> str:
@@ -118,6 +120,25 @@ def plant(kind: str) -> None:
             return journal
 
         journal_module.Journal.resume = classmethod(eager)  # type: ignore[method-assign,assignment]
+    elif kind == "shown-first":
+        from controller.dice import Dice
+        from controller.screen import Screen
+
+        roll = Dice.roll
+
+        def shown_first(self: Dice, state: Any) -> Any:
+            move = roll(self, state)
+            numbers = tuple(int(n) for n in str(move).strip("R").split(",") if n.isdigit())
+            if shown_first.display is not None and numbers:  # type: ignore[attr-defined]
+                shown_first.display.show(Screen(f"Rolled {move}", (), dice=numbers))  # type: ignore[attr-defined]
+            return move
+
+        shown_first.display = None  # type: ignore[attr-defined]
+        Dice.roll = shown_first  # type: ignore[method-assign]
+        PLANTED.append(shown_first)
+
+
+PLANTED: list[Any] = []  # the plants that need the table once it is built
 
 
 def main(argv: list[str]) -> int:
@@ -136,11 +157,18 @@ def main(argv: list[str]) -> int:
         plant(args.plant)
     tables: list[Table] = []
 
-    def frame(_screen: object) -> None:
+    def frame(screen: Any) -> None:
         if tables:
-            recorder.note(f"frame {state_hash(tables[0].flow.game.to_json())}")
+            shows = json.dumps({"title": screen.title, "lines": list(screen.lines), "dice": list(screen.dice),
+                                "headline": screen.headline}, separators=(",", ":"))
+            recorder.note(f"frame {state_hash(tables[0].flow.game.to_json())} {shows}")
 
-    run_demo(args.seed, args.journal, game=args.game, echo=frame, faults=tables.append)
+    def built(table: Table) -> None:
+        tables.append(table)
+        for planted in PLANTED:
+            planted.display = table.display
+
+    run_demo(args.seed, args.journal, game=args.game, echo=frame, faults=built)
     return 0
 
 

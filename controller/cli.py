@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--profile", help="simulated board profile (default: GAME-sim)")
     demo.add_argument("--mistakes", type=float, default=0.0, help="share of moves the players get wrong (0..1)")
     demo.add_argument("--quiet", action="store_true", help="print only the result, not every screen")
+    demo.add_argument("--fault", action="append", default=[], metavar="KIND:LOC",
+                      help="break a reed for the whole game: stuck:LOC (stuck closed) or dead:LOC (never closes); "
+                           "LOC as the layout names it, e.g. stuck:pos:27 (repeatable)")
     demo.add_argument("--backend", choices=("direct", "bridge"), default="direct",
                       help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
     demo.add_argument("--line-noise", type=float, default=0.0,
@@ -212,7 +215,7 @@ def _bots(info: GameInfo, seats: tuple[str, ...], given: list[str]) -> dict[str,
 def demo(args: argparse.Namespace) -> int:
     import tempfile
 
-    from controller.demo import DemoStalledError, DemoTooLongError, run_demo
+    from controller.demo import DemoStalledError, DemoTooLongError, run_demo, sensor_fault
     from controller.screen import Screen
 
     info = game_info(args.game)
@@ -236,6 +239,9 @@ def demo(args: argparse.Namespace) -> int:
     try:
         seats = info.seats(args.players)
         options = info.options(sim=True, players=args.players)
+        locations = game_profile(info, profile, simulated="a demo").locations
+        for spec in args.fault:
+            sensor_fault(spec, locations)
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.seat and not info.bots:
@@ -251,7 +257,7 @@ def demo(args: argparse.Namespace) -> int:
         try:
             result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
                               mistakes=args.mistakes, echo=echo, profile=profile, options=options,
-                              line_noise=args.line_noise if bridge else None)
+                              line_noise=args.line_noise if bridge else None, sensor_faults=args.fault)
         except (DemoTooLongError, DemoStalledError) as e:
             raise UsageError(str(e)) from None
         table = result.table

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from engines.bots.match import Bot
 from engines.registry import games, get_game
 
 MAX_SIM_SECONDS = 6 * 3600.0
+SENSOR_FAULTS = {"stuck": "stuck_closed", "dead": "stuck_open"}  # --fault KIND:LOC -> the simulated board's set
 
 
 class DemoTooLongError(RuntimeError):
@@ -53,15 +54,20 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
              profile: str | None = None, options: dict[str, Any] | None = None,
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
-             max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None) -> DemoResult:
+             max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None,
+             sensor_faults: Sequence[str] = ()) -> DemoResult:
     """Play (or resume) the game in ``journal`` to its end on the simulated table. ``options`` are the new
     game's (default: the registry's demo options); ``seats`` maps each seat to a bot kind (default: every
     seat heuristic). ``line_noise`` is for a profile whose board is read over serial (``sim-bridge``): the
-    share of bytes corrupted on the line."""
+    share of bytes corrupted on the line. ``sensor_faults`` (``stuck:LOC``, ``dead:LOC``; LOC as the layout
+    names it) break a reed for the whole game: stuck closed, or dead under whatever stands on it."""
     prof = profile_for(profile or f"{game or games()[0].name}-sim")  # default: the first game registered
     info = get_game(prof.game)
+    broken = [sensor_fault(spec, prof.locations) for spec in sensor_faults]
     hardware = load_backend(prof, frames_dir=frames, seed=seed,
                             **({} if line_noise is None else {"line_noise": line_noise}))
+    for kind, cell in broken:
+        getattr(hardware.board, SENSOR_FAULTS[kind]).add(cell)
     clock = hardware.clock
 
     def stamped(screen: Screen) -> None:
@@ -92,6 +98,17 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     if hasattr(hardware, "close"):  # the bridge: the link's reader thread and the pty
         hardware.close()
     return DemoResult(table, players, clock.now() - start)
+
+
+def sensor_fault(spec: str, locations: Mapping[str, tuple[int, int]]) -> tuple[str, tuple[int, int]]:
+    """``stuck:pos:27`` -> ("stuck", the cell of pos:27); ``ValueError`` saying what is wrong."""
+    kind, _, location = spec.partition(":")
+    if kind not in SENSOR_FAULTS:
+        raise ValueError(f"--fault {spec}: KIND:LOC with KIND one of {', '.join(SENSOR_FAULTS)}")
+    if location not in locations:
+        some = ", ".join(sorted(locations)[:3])
+        raise ValueError(f"--fault {spec}: {location!r} is no location of the layout (such as {some})")
+    return kind, locations[location]
 
 
 def table_salt(journal: Path) -> int:

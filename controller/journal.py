@@ -6,6 +6,10 @@ Format (DESIGN.md): a header ``{"game", "options", "seed"?, "seats"?, "started"}
 re-rolls a die. A takeback is journaled too, as ``"move": "undo"`` with the restored state: the file is
 append-only, so nothing already written is ever rewritten.
 
+The table also writes notes between move lines, ``{"note", "after"}`` (``after``: the seq of the last move
+line): what the players told the table that is no move, such as a sensor they said to ignore. Notes are
+kept in ``Contents.notes`` and take no part in replay.
+
 A power cut can tear the last line, and only the last: the bytes after the last newline (a line whose
 newline never reached the disk), or a tail of NUL bytes (the file grew but its data block never came).
 Reading drops exactly that (and cuts it off the file before appending). A complete line is never torn:
@@ -62,6 +66,7 @@ class Entry:
 class Contents:
     header: dict[str, Any]
     entries: list[Entry] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (after seq, text)
     torn: bool = False  # a torn last line was dropped
     good_bytes: int = 0  # length of the trustworthy prefix of the file
 
@@ -95,6 +100,9 @@ def read(path: Path) -> Contents:
     header = _header(path, parsed[0][1])
     contents = Contents(header, torn=good < len(data), good_bytes=good)
     for i, obj in parsed[1:]:
+        if isinstance(obj, dict) and "note" in obj and "seq" not in obj:
+            contents.notes.append((len(contents.entries), str(obj["note"])))
+            continue
         contents.entries.append(_entry(path, i, obj, len(contents.entries) + 1))
     return contents
 
@@ -234,7 +242,14 @@ class Journal:
         problem and applies nothing. The next append reopens the file, so storage that comes back (space
         freed, remounted read-write) is used again without a restart.
         """
-        data = _line({"seq": self.seq + 1, "player": player, "move": move, "state": state})
+        self._write(_line({"seq": self.seq + 1, "player": player, "move": move, "state": state}))
+        self.seq += 1
+
+    def note(self, text: str) -> None:
+        """Write and fsync a note after the last move line (``JournalWriteError`` if it cannot be saved)."""
+        self._write(_line({"note": text, "after": self.seq}))
+
+    def _write(self, data: bytes) -> None:
         try:
             if self._fd is None:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
@@ -249,7 +264,6 @@ class Journal:
                 raise
         except OSError as e:
             raise JournalWriteError(e.errno, f"{self.path}: cannot save the game: {e.strerror or e}") from e
-        self.seq += 1
 
     def _cut(self, size: int) -> None:
         fd, self._fd = self._fd, None

@@ -245,7 +245,8 @@ class Referee:
             return None
         wrong = self.seen() ^ (self.projection().before_set - self.ignored)
         for instruction in self.fixups:
-            location = next((loc for loc in wrong if label(loc) == instruction.split()[-1]), None)
+            named = instruction.split()[-1]  # "lift 17", "put 1 on lane:noiro:3": a label or the location
+            location = next((loc for loc in wrong if named in (loc, label(loc))), None)
             if location is not None:
                 return location
         return None

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.events import CellChanged, TimerFired
+from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage, Verdict
@@ -59,12 +60,13 @@ class SensedBoard:
     that may still be taken back (None: none may), for the takeback offer."""
 
     def __init__(self, game: BoardGame, loop: EventLoop, position: Callable[[], GameState], *, settle_s: float,
-                 grace_s: float, log: Callable[[str], None],
+                 grace_s: float, log: Callable[[str], None], journal: Journal,
                  previous: Callable[[], GameState | None] = lambda: None,
                  alternative: Callable[[GameState, Move], Move | None] | None = None) -> None:
         self.game = game
         self.loop = loop
         self.log = log
+        self.journal = journal
         self.previous = previous
         self.referee = Referee(loop, position, settle_s=settle_s, grace_s=grace_s, alternative=alternative)
         self.suspect: str | None = None  # a sensor named as maybe stuck or dead: OK ignores it
@@ -103,9 +105,8 @@ class SensedBoard:
         location = self.suspect or self.referee.stuck_location()
         if location is None:
             return False
-        self.referee.ignore(location)
+        ignore_sensor(self.referee, self.journal, self.log, location)
         self.suspect = None
-        self.log(f"sensor {label(location)} ignored on the players' word")
         self.judge(settled=True)
         return True
 
@@ -188,3 +189,15 @@ class SensedBoard:
         if location is not None and self.game.board_stage() in (Stage.FIXUP, Stage.SETUP):
             self.suspect = location
             self.game.say(f"sensor {label(location)} {STUCK}")
+
+
+def ignore_sensor(referee: Referee, journal: Journal, log: Callable[[str], None], location: str) -> None:
+    """The players say the sensor at ``location`` is broken: it takes no part from now on, and the log and
+    the journal (a note, no move) say so, so the game's record tells why the board was judged without it."""
+    referee.ignore(location)
+    said = f"sensor {location} ignored on the players' word: stuck or dead"
+    log(said)
+    try:
+        journal.note(said)
+    except JournalWriteError as e:
+        log(e.strerror or str(e))

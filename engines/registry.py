@@ -87,6 +87,7 @@ class GameInfo:
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
+    chance_screen: str | None = None
     test_seeds: tuple[int, ...] = (1,)
     short: bool = False
     listed: int = 100
@@ -94,7 +95,10 @@ class GameInfo:
     def problems(self) -> list[str]:
         """What is wrong with this entry, one message per problem (empty: it may be registered).
 
-        ``test_seeds`` are the demo seeds the generic tests play; ``short`` says a whole game may take only
+        ``chance_screen`` names ``(screen, outcomes) -> bool``: the screen shows no chance outcome that
+        ``outcomes`` (the notation of each one journaled, oldest first) does not justify -- the dice, the
+        spinner, the die a frame may show, which ``bench.powercut`` checks against the fsynced journal. ``test_seeds`` are the
+        demo seeds the generic tests play; ``short`` says a whole game may take only
         a few screens and journal lines (the generic tests then ask for no minimum count of either);
         ``listed`` orders ``boardkeeper games`` (entry points come in no promised order), and the first
         game listed is what ``run_demo`` plays when it is named none."""
@@ -121,7 +125,8 @@ class GameInfo:
             out.append("flow: a game on the table needs its position screen and its profiles")
         if not self.test_seeds:
             out.append("test_seeds: at least one seed for the generic tests")
-        for key in ("evaluator", "candidates", "successors", "flow", "screen", "scripted", "printable"):
+        for key in ("evaluator", "candidates", "successors", "flow", "screen", "scripted", "printable",
+                    "chance_screen"):
             ref = getattr(self, key)
             if ref is not None and (ref.count(":") != 1 or not all(ref.partition(":")[::2])):
                 out.append(f"{key} {ref!r}: a 'module:attr' reference")

@@ -73,7 +73,8 @@ class ScriptedCannonballTable(Hands):
         if phase == "over":
             return
         if phase in ("setup", "fixup"):
-            self._tidy(game)
+            if not self._ignore_named_sensor(flow.notice):
+                self._tidy(game)
             return
         player = game.players[game.to_move]
         if player not in self.bots:

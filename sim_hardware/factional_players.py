@@ -277,8 +277,7 @@ class ScriptedFactionalTable(Hands):
 
     def _follow_fixups(self, now: float) -> None:
         flow = self.flow
-        if "stuck?" in flow.notice:
-            self._press("OK", LOOK_S)
+        if self._ignore_named_sensor(flow.notice, LOOK_S):
             return
         fixups = flow.fixups
         if not fixups:

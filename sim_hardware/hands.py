@@ -59,6 +59,14 @@ class Hands:
         """Look at the table and queue what to do next (nothing, if there is nothing to do)."""
         raise NotImplementedError
 
+    def _ignore_named_sensor(self, notice: str, pause: float = 0.5) -> bool:
+        """The table names a sensor that may be stuck or dead (``sensor X stuck? OK = ignore it``): the players
+        see their pieces stand right and press OK to ignore it. True if they did."""
+        if "stuck?" not in notice:
+            return False
+        self._press("OK", pause=pause)
+        return True
+
     def _press(self, button: str, pause: float) -> None:
         spec = self.profile.buttons[button]
         if spec.pin is not None:

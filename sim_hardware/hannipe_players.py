@@ -48,7 +48,8 @@ class ScriptedHannipeTable(Hands):
         if phase == "over":
             return
         if phase == "mat":
-            self._tidy(game)
+            if not self._ignore_named_sensor(flow.screen().text()):  # as the screen names it
+                self._tidy(game)
             return
         if phase in ("finish", "coins") or (phase == "turn" and game.leader in self.bots):
             self._press("OK", LOOK_S)  # a bot leader turns the card; anyone reads on after the finish

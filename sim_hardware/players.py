@@ -190,8 +190,7 @@ class ScriptedTable(Hands):
 
     def _follow_fixups(self, now: float) -> None:
         flow = self.flow
-        if "stuck?" in flow.notice:
-            self._press("OK", pause=0.5)
+        if self._ignore_named_sensor(flow.notice):
             return
         fixups = flow.fixups
         if not fixups:

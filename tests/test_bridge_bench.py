@@ -13,6 +13,7 @@ from bench import bridge
 from controller.bridge_inputs import LINK_LOST, LinkGuard
 from controller.display import Display
 from controller.events import CellChanged, Event
+from firmware_bridge.board import BoardView, Update
 from firmware_bridge.limits import NOISE_LIMIT
 from firmware_bridge.link import Link
 
@@ -56,3 +57,24 @@ def test_the_bench_fails_on_presses_replayed_after_a_resync(monkeypatch: pytest.
     out = capsys.readouterr().out
     assert f"noise {NOISE_LIMIT:<5} seed 3: FAIL: differs from the direct board at line 39" in out
     assert "FAILED: 1 of 1 games" in out
+
+
+def _unchecked_delta(self: BoardView, v8: int, changes: list[tuple[int, int, bool]], copy: bool) -> Update:
+    """The fault measured from outside: every delta applied as it comes, its version never checked."""
+    version = self._unwrap(v8)
+    update = Update(how="copy" if copy else "delta")
+    for r, c, closed in changes:
+        if closed != bool(self.masks[r] >> c & 1):
+            self.masks[r] ^= 1 << c
+            update.changes.append(((r, c), closed))
+    self.version = max(self.version, version)
+    return update
+
+
+def test_the_bench_fails_on_a_delta_applied_without_its_version_check(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(BoardView, "delta", _unchecked_delta)
+    assert bridge.main([*SHORT, "5", "--seeds", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL: late copies: trial 0, after delta v7 the host shows" in out and "a phantom" in out
+    assert "FAILED: 0 of 1 games; late copies" in out  # the games alone heal it with the next rows: blind

@@ -35,6 +35,7 @@ def test_the_bench_exits_1_naming_the_case_when_nothing_is_fsynced(capsys: pytes
 
 @pytest.mark.parametrize(("plant", "message"), [
     ("late-journal", "shows a state the journal did not hold"),
+    ("shown-first", "shows a chance outcome the journal did not hold: 'Rolled R"),
     ("eager-torn", "on disk before the run was lost or changed"),
 ])
 def test_the_bench_fails_on_a_planted_fault(tmp_path: Path, plant: str, message: str) -> None:

@@ -168,6 +168,7 @@ class CannonballFlow(TableParts):
         super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
         self.board = SensedBoard(self, loop, self._view, settle_s=settle_s, grace_s=grace_s, log=self._log,
+                                 journal=journal,
                                  previous=lambda: self.undo_stack[-1][0] if self.undo_stack else None)
         self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()

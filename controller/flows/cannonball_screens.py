@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from controller.screen import Screen
 from engines.cannonball import BOX_NAMES, State
 
@@ -27,3 +30,16 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
         return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid), footer="move; OK/NEXT menu",
                       headline=str(g.budget))
     return Screen(f"{who}: your turn", (*lines, tnt, *laid), footer="NEXT/PREV, OK", headline=who)
+
+
+def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
+    """The spinner shows no number but that of the last spin journaled (``outcomes``: every chance outcome
+    journaled, oldest first, ``spin 7``), and turns only after a spin was saved: what ``bench.powercut``
+    holds every frame to."""
+    text = " ".join((screen.title, *screen.lines))
+    outcome = outcomes[-1] if outcomes else None
+    if "spins..." in screen.title:
+        return outcome is not None and outcome.startswith("spin")
+    spun = re.search(r"\bspun (\d+)", text)
+    return spun is None or (outcome is not None and outcome.startswith("spin")
+                            and outcome.split()[-1] == spun.group(1))

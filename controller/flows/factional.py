@@ -42,6 +42,7 @@ from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
+from controller.sensed import ignore_sensor
 from engines.base import Move
 from engines.factional import HOLDERS, PROVINCES, Answer, Control, Die, Play, Reinforced, State, location
 from engines.factional.table import side_of
@@ -240,8 +241,7 @@ class FactionalFlow(TableParts):
         elif phase is Phase.FIXUP and button == "BACK":
             self._ask_undo()  # a wrongly read event needs no putting right first
         elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK" and self.suspect is not None:
-            self.referee.ignore(self.suspect)
-            self._log(f"sensor {self.suspect} ignored on the players' word")
+            ignore_sensor(self.referee, self.journal, self._log, self.suspect)
             self.suspect = None
             self._judge()
 

@@ -317,3 +317,10 @@ def nobody_screen(province: str, holder: str | None) -> Screen:
     """A chit off the tray for the grace period: nobody holds the province now, or the chit goes back."""
     return Screen("Chit off the tray", (f"{province_name(province)} held by", "nobody now?", "OK: yes, nobody",
                                         f"or back on {SHORT.get(holder or '', 'tray')}"))
+
+
+def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
+    """The die shows no value but that of the last die journaled (``outcomes``: every chance outcome
+    journaled, oldest first, ``die 4``): what ``bench.powercut`` holds every frame to."""
+    faces = [d for d in screen.dice if d]
+    return not faces or (bool(outcomes) and outcomes[-1] == f"die {faces[0]}")

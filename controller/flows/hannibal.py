@@ -106,6 +106,7 @@ class HannibalFlow(TableParts):
         self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step
         self.bot_unseen = False  # that step changed no sensor (stack onto stack): OK says it was made
         self.board = SensedBoard(self, loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s, log=self._log,
+                                 journal=journal,
                                  previous=self._previous, alternative=_stack_alternative)
         self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.screen import Screen
 from engines.hannibal import State
 
@@ -35,3 +37,14 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     used = (0,) * (2 - len(g.dice))  # a die played is a blank face where it was: the other stays put
     return Screen(f"{who} to move", (notice or done or "OK if no change", *score, *task), dice=used + g.dice,
                   footer=FOOTER, headline=who)
+
+
+def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
+    """The screen shows no dice but those of the last roll journaled (``outcomes``: every chance outcome
+    journaled, oldest first): what ``bench.powercut`` holds every frame to, so a roll is never shown before
+    it is saved."""
+    faces = sorted(d for d in screen.dice if d)
+    if not faces:
+        return True
+    rolled = [int(n) for n in outcomes[-1][1:].split(",")] if outcomes else []
+    return all(faces.count(d) <= rolled.count(d) for d in faces)

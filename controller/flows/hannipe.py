@@ -26,12 +26,14 @@ from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
-from controller.events import ButtonEvent, CellChanged, Event, Press
+from controller.events import ButtonEvent, CellChanged, Event, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import hannipe_screens as screens
 from controller.journal import UNDO, Journal
 from controller.loop import EventLoop
+from controller.referee import Referee
 from controller.screen import Screen
+from controller.sensed import ignore_sensor
 from engines.base import Move
 from engines.hannipe import HORSES, NAMES, Action, State
 
@@ -95,7 +97,10 @@ class HannipeFlow(TableParts):
         self.game = game
         self.names = names
         self.undo_stack = list(history)
-        self.sensed: set[str] = set()
+        # the mat's reeds, and the ones the players declared broken: the referee keeps them; the mat is
+        # never judged for a move, only compared with the race (``_diff``)
+        self.referee = Referee(loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
+        self.suspect: str | None = None  # a reed named as maybe stuck or dead: OK ignores it
         self.notice = ""
         self.moved = ""  # the last movement: the mat screen's title
         self.selected = 0  # the bet's starter
@@ -161,24 +166,54 @@ class HannipeFlow(TableParts):
 
     # -- events -------------------------------------------------------------------------------------------
 
+    @property
+    def sensed(self) -> set[str]:
+        """Locations whose reeds read closed (the referee's)."""
+        return self.referee.sensed
+
     def handle(self, event: Event) -> None:
         if isinstance(event, CellChanged):
-            if event.location is None:
+            if not self.referee.sense(event):
                 return
-            if event.closed:
-                self.sensed.add(event.location)
-            else:
-                self.sensed.discard(event.location)
             if self.state is Phase.MAT:
-                if self._fixups():
-                    self.redraw()
-                else:
-                    self._advance()
+                self._mat_changed()
             elif self.state in _PLAY and self._fixups():
                 self.moved = "Pawn moved!"
                 self.misplaced()
+        elif isinstance(event, TimerFired) and event.name == "stuck":
+            self._name_stuck()
         elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             self._button(event.button)
+
+    def on_enter_MAT(self) -> None:  # named by transitions after the Enum member
+        self.referee.post_fixups(self.fixups)
+
+    def on_exit_MAT(self) -> None:
+        self.referee.clear_fixups()
+        self.suspect = None
+
+    def _mat_changed(self) -> None:
+        if not self._fixups():
+            self._advance()
+            return
+        if self.referee.post_fixups(self.fixups):
+            self.suspect = None  # a new list: the stuck timer starts over
+        self.redraw()
+
+    def _name_stuck(self) -> None:
+        """The same pawn moves listed for long: the first one's reed may be stuck closed or dead."""
+        location = self.referee.stuck_location() if self.state is Phase.MAT else None
+        if location is not None:
+            self.suspect = location
+            self._log(f"sensor {location} stuck?")
+            self.redraw()
+
+    def _mat_button(self, button: str) -> None:
+        """OK on the mat while a reed is named: the players say it is broken, and the mat is judged without it."""
+        if button == "OK" and self.suspect is not None:
+            ignore_sensor(self.referee, self.journal, self._log, self.suspect)
+            self.suspect = None
+            self._mat_changed()
 
     def _button(self, button: str) -> None:
         phase = self.state
@@ -202,6 +237,8 @@ class HannipeFlow(TableParts):
             self.onward()  # the game is over, or the coins table before the next race
         elif phase is Phase.COINS and button == "OK" and self._draw_chance():
             self.onward()
+        elif phase is Phase.MAT:
+            self._mat_button(button)
 
     # -- what comes next ----------------------------------------------------------------------------------
 
@@ -331,12 +368,13 @@ class HannipeFlow(TableParts):
         """Each lane that differs from the race: its horse, the location its pawn must go to (None if it
         stands right or does not run) and the locations where a pawn must go away."""
         want = {h: loc for loc, (h, _) in self.game.occupancy().items()}
+        seen, ignored = self.referee.seen(), self.referee.ignored
         out = []
         for h in HORSES:
-            lane = sorted(loc for loc in self.sensed if loc.startswith(f"lane:{h}:"))
+            lane = sorted(loc for loc in seen if loc.startswith(f"lane:{h}:"))
             target = want.get(h)
             extra = [loc for loc in lane if loc != target]
-            missing = target if target is not None and target not in lane else None
+            missing = target if target is not None and target not in lane and target not in ignored else None
             if missing or extra:
                 out.append((h, missing, extra))
         return out
@@ -388,7 +426,8 @@ class HannipeFlow(TableParts):
         if phase is Phase.COINS:
             return screens.coins_screen(g, names)
         if phase is Phase.MAT:
-            return screens.mat_screen(self.moved or "Set the pawns", self._fixups())
+            stuck = () if self.suspect is None else (screens.stuck_line(self.suspect),)
+            return screens.mat_screen(self.moved or "Set the pawns", (*stuck, *self._fixups()))
         if phase is Phase.LOOK:
             return screens.handoff_screen(self._name(seat), "your bet" if g.step == "bet" else "your tip")
         if phase is Phase.BET:

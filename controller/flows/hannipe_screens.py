@@ -9,6 +9,7 @@ shown as itself, as ``replay`` shows every seat).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -153,6 +154,21 @@ def turn_screen(g: State, notice: str = "", names: Mapping[str, str] = SEATS) ->
                   footer=f"leader {leader}")
 
 
+def stuck_line(location: str) -> str:
+    """A mat reed named as maybe stuck or dead (``lane:noiro:3``), as one line over the pawn moves."""
+    _, horse, row = location.split(":")
+    return f"{NAMES[horse]} {row} stuck? OK"
+
+
 def mat_screen(title: str, fixups: Sequence[str]) -> Screen:
     """After a movement: the pawn moves still to make; play waits until the mat shows the race."""
     return Screen(title, tuple(fixups[:4]), footer="play waits for pawns")
+
+
+def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
+    """The programme card shows no number but that of the last one journaled (``outcomes``: every chance
+    outcome journaled, oldest first; the shuffle and deal follow the programme): what ``bench.powercut``
+    holds every frame to."""
+    shown = re.search(r"\bprog (\d+)", " ".join((screen.title, *screen.lines)))
+    last = next((o for o in reversed(outcomes) if o.startswith("programme")), None)
+    return shown is None or last == f"programme {shown.group(1)}"

@@ -23,6 +23,7 @@ GAME = GameInfo(
     evaluator="engines.hannipe.heuristic:evaluate",
     flow="controller.flows.hannipe:create",
     screen="controller.flows.hannipe_screens:position_screen",
+    chance_screen="controller.flows.hannipe_screens:chance_shown",
     scripted="sim_hardware.hannipe_players:ScriptedHannipeTable",
     profiles=("hannipe", "hannipe-sim"),
     player_option="players",
