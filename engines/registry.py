@@ -97,9 +97,9 @@ class GameInfo:
 
         ``chance_screen`` names ``(screen, outcomes) -> bool``: the screen shows no chance outcome that
         ``outcomes`` (the notation of each one journaled, oldest first) does not justify -- the dice, the
-        spinner, the die a frame may show, which ``bench.powercut`` checks against the fsynced journal. ``test_seeds`` are the
-        demo seeds the generic tests play; ``short`` says a whole game may take only
-        a few screens and journal lines (the generic tests then ask for no minimum count of either);
+        spinner, the die a frame may show, which ``bench.powercut`` checks against the fsynced journal.
+        ``test_seeds`` are the demo seeds the generic tests play; ``short`` says a whole game may take only a
+        few screens and journal lines (the generic tests then ask for no minimum count of either);
         ``listed`` orders ``boardkeeper games`` (entry points come in no promised order), and the first
         game listed is what ``run_demo`` plays when it is named none."""
         out: list[str] = []

@@ -23,7 +23,8 @@ def test_a_game_survives_power_cuts(tmp_path: Path, game: str) -> None:
     journal = tmp_path / "game.jsonl"
     play_with_cuts(journal, seed=11, rng=random.Random(5), outcome=outcome, max_kills=4, game=game,
                    kinds=("write", "sync", "synced"))  # they land however fast the machine is
-    assert outcome.kills >= (0 if get_game(game).short else 1) and outcome.games[game] == 1 and outcome.frames_checked > 0
+    assert outcome.kills >= (0 if get_game(game).short else 1)  # a short game may end before a kill lands
+    assert outcome.games[game] == 1 and outcome.frames_checked > 0
     assert read(journal).finished
 
 
