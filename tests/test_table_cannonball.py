@@ -107,7 +107,8 @@ class CannonTable:
         return self.table.display.current.text() if self.table.display.current else ""
 
     def moves(self) -> list[str]:
-        return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
+        lines = self.journal_path.read_text().splitlines()[1:]
+        return [json.loads(line)["move"] for line in lines if '"note"' not in line]
 
     def close(self) -> None:
         self.table.journal.close()
@@ -286,6 +287,56 @@ def test_a_step_is_taken_back_and_the_pieces_follow(resume: Any, demo: list[str]
     t.lift(f"box:{dst}")
     t.place(f"box:{src}")
     assert t.flow.phase is Phase.MARCH, t.text
+
+
+def _quiet_step(demo: list[str]) -> tuple[int, Step]:
+    """The first trooper step of the demo that moved one piece and removed none, and that no step could undo
+    (the way back is no legal step after it): its line and the step."""
+    for i in range(2, len(demo)):
+        before, after = _state(demo[i - 1]), _state(demo[i])
+        move = json.loads(demo[i])["move"]
+        if before["phase"] == after["phase"] == "march" and "-" in move and not move.startswith("C") \
+                and len(set(before["boxes"]) - set(after["boxes"])) == 1:
+            step = State.from_json(before).parse_move(move)
+            back = Step(step.dst, step.src) if isinstance(step, Step) else None
+            if back is not None and back not in State.from_json(after).legal_moves():
+                return i, step  # type: ignore[return-value]
+    pytest.fail("the demo has no quiet trooper step")
+
+
+def test_putting_the_trooper_back_offers_the_takeback(resume: Any, demo: list[str]) -> None:
+    i, step = _quiet_step(demo)
+    t = resume(i - 1)
+    before = t.flow.game.to_json()
+    src, dst = f"box:{BOX_NAMES[step.src]}", f"box:{BOX_NAMES[step.dst]}"
+    t.lift(src)
+    t.place(dst)
+    assert t.moves()[-1] == str(step)
+    t.lift(dst)
+    t.place(src)  # the board as it stood before the step
+    t.run(3.5)
+    assert t.flow.phase is Phase.UNDO and f"Undo {step}" in t.text, t.text
+    t.press("OK")
+    assert t.moves()[-2:] == [str(step), "undo"] and t.flow.game.to_json() == before
+    assert t.flow.phase is Phase.MARCH, t.text  # the pieces already stand as the position says
+
+
+def test_a_stuck_reed_is_named_and_ignored(resume: Any, demo: list[str]) -> None:
+    i, step = _quiet_step(demo)
+    t = resume(i - 1)
+    mine = {f"box:{BOX_NAMES[step.src]}", f"box:{BOX_NAMES[step.dst]}"}
+    empty = next(loc for loc in t.profile.locations
+                 if loc.startswith("box:") and loc not in t.flow.game.occupancy() and loc not in mine)
+    t.board.stuck_closed.add(t.profile.locations[empty])
+    t.run(25)
+    assert t.flow.phase is Phase.FIXUP and f"sensor {empty.removeprefix('box:')} stuck? OK = ignore it" in t.text
+    t.press("OK")
+    assert t.flow.phase is Phase.MARCH, t.text
+    notes = [json.loads(line) for line in t.journal_path.read_text().splitlines() if '"note"' in line]
+    assert notes == [{"note": f"sensor {empty} ignored on the players' word: stuck or dead", "after": i - 1}]
+    t.lift(f"box:{BOX_NAMES[step.src]}")
+    t.place(f"box:{BOX_NAMES[step.dst]}")  # play goes on without the reed
+    assert t.moves()[-1] == str(step)
 
 
 def _tnt_chance(demo: list[str]) -> tuple[int, Tnt]:
