@@ -2,7 +2,8 @@
 
 Format (DESIGN.md): a header ``{"game", "options", "seed"?, "seats"?, "started"}``, then one line per applied move
 ``{"seq", "player", "move", "state"}`` where ``move`` is the engine notation and ``state`` is
-``to_json()`` after it. A roll is written (and fsynced) before it is shown, so a power cut never
+``to_json()`` after it (and ``"entered": true`` on a chance outcome the players keyed in from their own
+dice or spinner). A roll is written (and fsynced) before it is shown, so a power cut never
 re-rolls a die. A takeback is journaled too, as ``"move": "undo"`` with the restored state: the file is
 append-only, so nothing already written is ever rewritten.
 
@@ -235,14 +236,16 @@ class Journal:
                 os.fsync(f.fileno())
         return cls(path, contents.header, len(contents.entries))
 
-    def append(self, player: str, move: str, state: Mapping[str, Any]) -> None:
-        """Write and fsync one line; only after this returns may its effect be shown.
+    def append(self, player: str, move: str, state: Mapping[str, Any], *, entered: bool = False) -> None:
+        """Write and fsync one line; only after this returns may its effect be shown. ``entered``: a chance
+        outcome the players keyed in from their own dice or spinner (the line says ``"entered": true``).
 
         On failure the partial line is cut off again and ``JournalWriteError`` raised: the caller shows the
         problem and applies nothing. The next append reopens the file, so storage that comes back (space
         freed, remounted read-write) is used again without a restart.
         """
-        self._write(_line({"seq": self.seq + 1, "player": player, "move": move, "state": state}))
+        line = {"seq": self.seq + 1, "player": player, "move": move, "state": state}
+        self._write(_line({**line, "entered": True} if entered else line))
         self.seq += 1
 
     def note(self, text: str) -> None:

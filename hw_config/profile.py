@@ -57,6 +57,7 @@ SECTIONS: dict[str, set[str]] = {
     "serial": {"url", "baud"},
     "seats": set(),  # any seat of the game; each name checked below
     "bots": {"think_ms"},
+    "chance": {"by_hand"},
 }
 THINK_MS_RANGE = (1, 10_000)  # a decision must end well inside the service watchdog's 15 s (systemd/)
 
@@ -105,6 +106,14 @@ class Bots:
 
 
 @dataclass(frozen=True)
+class Chance:
+    """``by_hand``: the players roll their own dice or spin their own spinner for the whole game and key each
+    result in; the table draws none (the prompt still offers it either way: NEXT where the table would roll)."""
+
+    by_hand: bool = False
+
+
+@dataclass(frozen=True)
 class Profile:
     path: Path
     name: str
@@ -121,6 +130,7 @@ class Profile:
     serial: Serial | None = None  # the link to the board's MCU (backend "bridge")
     seats: dict[str, str] = field(default_factory=dict)  # seat -> the name the screens show ([seats])
     bots: Bots = field(default_factory=Bots)
+    chance: Chance = field(default_factory=Chance)
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -229,12 +239,13 @@ class _Checker:
         cells = self.layout(layout_path, game, size, buttons, locations) if layout_name else {}
         names = self.seats(tables["seats"], seats)
         bots = self.bots(tables["bots"])
+        chance = self.chance(tables["chance"])
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial, names, bots)
+                       buttons, display, timing, layout_path, cells, serial, names, bots, chance)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 
@@ -348,6 +359,13 @@ class _Checker:
         if "think_ms" not in table:
             return Bots()
         return Bots(self.integer(table, "think_ms", "bots.think_ms", *THINK_MS_RANGE))
+
+    def chance(self, table: Mapping[str, Any]) -> Chance:
+        by_hand = table.get("by_hand", False)
+        if not isinstance(by_hand, bool):
+            self.bad("chance.by_hand", f"must be true or false, got {_short(by_hand)}")
+            return Chance()
+        return Chance(by_hand)
 
     def timing(self, table: Mapping[str, Any]) -> Timing | None:
         values: dict[str, float] = {}

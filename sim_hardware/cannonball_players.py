@@ -72,6 +72,9 @@ class ScriptedCannonballTable(Hands):
         phase = flow.phase.value
         if phase == "over":
             return
+        if phase == "enter":  # the spin keyed in by hand: these players let the table spin
+            self._press("BACK", LOOK_S)
+            return
         if phase in ("setup", "fixup"):
             if not self._ignore_named_sensor(flow.notice):
                 self._tidy(game)

@@ -218,6 +218,20 @@ def test_spin_is_journaled_before_it_is_shown(resume: Any, demo: list[str]) -> N
     assert f"spun {spun.split()[-1]}" in t.text
 
 
+def test_a_spin_keyed_in_from_the_players_own_spinner(resume: Any, demo: list[str]) -> None:
+    i = next(i for i in range(1, len(demo)) if State.from_json(_state(demo[i])).is_chance())
+    t = resume(i)
+    assert t.flow.phase is Phase.SPIN
+    t.press("NEXT")  # the entry opens at 1
+    assert t.flow.phase is Phase.ENTER and "Spin: 1" in t.text
+    for _ in range(6):
+        t.press("NEXT")
+    t.press("OK")
+    last = json.loads(t.journal_path.read_text().splitlines()[-1])
+    assert last["move"].startswith("spin") and last["move"].endswith(" 7") and last["entered"] is True
+    assert t.flow.phase is not Phase.ENTER and "spun 7" in t.text
+
+
 def test_a_game_resumes_after_a_cut_journal_and_plays_to_the_end(tmp_path: Path, demo: list[str]) -> None:
     journal = tmp_path / "cut.jsonl"
     keep = len(demo) // 2

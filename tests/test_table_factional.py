@@ -23,6 +23,7 @@ from controller.dice import Dice
 from controller.flows.factional import FactionalFlow, Phase
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
+from hw_config.profile import PROFILES
 from engines.factional import location, new_game
 from firmware_bridge.firmware import pico
 
@@ -32,8 +33,8 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 class FactionalTable:
-    def __init__(self, path: Path, seed: int = 0) -> None:
-        self.profile = profile_for("factional-sim")
+    def __init__(self, path: Path, seed: int = 0, profile: str = "factional-sim") -> None:
+        self.profile = profile_for(profile)
         self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
         self.journal_path = path
@@ -234,6 +235,25 @@ def test_the_die_is_journaled_before_it_is_shown(table: FactionalTable) -> None:
     assert table.moves()[-2:] == ["roll", die] and die.startswith("die ")
     shown = [(screen, last) for screen, last in table.shown if screen.dice]
     assert len(shown) == 1 and shown[0][1] == die and f"rolled {die[4:]}" in shown[0][0].text()
+
+
+def test_a_profile_for_own_dice_asks_for_the_die(tmp_path: Path) -> None:
+    profile = tmp_path / "own-die.toml"
+    profile.write_text((PROFILES / "factional-sim.toml").read_text() + "\n[chance]\nby_hand = true\n")
+    t = FactionalTable(tmp_path / "j.jsonl", profile=str(profile))
+    try:
+        t.set_up()
+        t.press("NEXT")
+        t.pick("Roll the die")
+        assert t.phase is Phase.DIE and "Die: 1" in t.text and t.moves()[-1] == "roll"  # the table draws nothing
+        for _ in range(3):
+            t.press("NEXT")
+        t.press("OK")
+        last = json.loads(t.journal_path.read_text().splitlines()[-1])
+        assert last["move"] == "die 4" and last["entered"] is True
+        assert any("rolled 4" in screen.text() for screen, _ in t.shown)
+    finally:
+        t.close()
 
 
 def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:

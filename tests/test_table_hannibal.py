@@ -8,6 +8,7 @@ import pytest
 from table_harness import Harness
 
 from controller.flows.hannibal import Phase
+from hw_config.profile import PROFILES
 
 
 @pytest.fixture
@@ -251,3 +252,32 @@ def test_a_declined_takeback_is_not_offered_again(table: Harness) -> None:
     table.run(5)
     assert table.phase is Phase.FIXUP and "put 1" in table.text
     assert table.moves() == ["R5,6", "12-17"]
+
+
+def test_a_roll_keyed_in_is_journaled_as_entered(table: Harness) -> None:
+    table.roll(2, 6)
+    assert table.moves() == ["R2,6"] and table.journal()[-1]["entered"] is True
+
+
+def test_back_in_the_dice_entry_goes_back_a_die_then_leaves(table: Harness) -> None:
+    table.press("NEXT")  # the entry: die 1 shows 1
+    table.press("NEXT")
+    table.press("OK")  # die 1 is a 2; die 2 is asked
+    assert "Die 2: 1" in table.text
+    table.press("BACK")
+    assert "Die 1: 2" in table.text  # back to the first die, as keyed
+    table.press("BACK")
+    assert table.phase is Phase.ROLL and table.moves() == []
+
+
+def test_a_profile_for_own_dice_asks_for_them_at_roll(tmp_path: Path) -> None:
+    profile = tmp_path / "own-dice.toml"
+    profile.write_text((PROFILES / "hannibal-sim.toml").read_text() + "\n[chance]\nby_hand = true\n")
+    t = Harness(tmp_path / "j.jsonl", profile=str(profile))
+    t.press("ROLL")
+    assert t.phase is Phase.DICE and "Die 1: 1" in t.text  # the table draws nothing
+    for _ in range(3):
+        t.press("NEXT")
+    t.press("OK")
+    t.press("OK")
+    assert t.moves() == ["R1,4"] and t.journal()[-1]["entered"] is True

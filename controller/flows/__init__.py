@@ -79,11 +79,11 @@ class TableParts:
 
 
 def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],
-              log: Callable[[str], None]) -> str | None:
+              log: Callable[[str], None], *, entered: bool = False) -> str | None:
     """Journal one line (fsynced) before its effect is shown. If storage fails, the fault goes to ``log``
     and the notice the screen must show comes back ("NOT SAVED: disk full"): the caller applies nothing."""
     try:
-        journal.append(player, move, state)
+        journal.append(player, move, state, entered=entered)
     except JournalWriteError as e:
         log(e.strerror or str(e))
         return e.notice

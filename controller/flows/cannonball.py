@@ -5,6 +5,7 @@ decided by the position, so a resumed game lands in the right phase):
 
     SETUP --board matches--> SPIN | MENU | MARCH
     SPIN --SPIN (journaled, then shown)--> MENU | MARCH | SPIN (a tie in the spin-off)
+    SPIN --NEXT (or SPIN with [chance] by_hand)--> ENTER (the players' own spinner keyed in) --OK--> (the spin)
     MENU --OK on march / shoot / rebuild / storm--> SPIN    MENU --gate put in or taken out of its slot--> (next turn)
     MARCH --a step on the board--> MARCH    MARCH --OK / NEXT--> CHOOSE (end, tnt, blew, any step) --OK--> ...
     any --the board must follow (removals, end-of-march resolution, a menu move)--> FIXUP --board matches--> ...
@@ -26,6 +27,7 @@ from typing import Any, cast
 
 from transitions import Machine
 
+from controller.chance_entry import ChanceEntry, Entry
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
@@ -54,6 +56,7 @@ class Phase(Enum):
     CHOOSE = "choose"
     FIXUP = "fixup"
     UNDO = "undo"
+    ENTER = "enter"
     OVER = "over"
 
 
@@ -143,7 +146,8 @@ def _onward(trigger: str, source: list[Phase]) -> list[dict[str, Any]]:
 TRANSITIONS: list[dict[str, Any]] = [
     *_onward("board_ready", [Phase.SETUP, Phase.FIXUP]),
     *_onward("committed", [*PLAY_PHASES, Phase.FIXUP, Phase.UNDO]),
-    *_onward("cancel", [Phase.CHOOSE, Phase.UNDO]),
+    *_onward("cancel", [Phase.CHOOSE, Phase.UNDO, Phase.ENTER]),
+    {"trigger": "enter_spin", "source": Phase.SPIN, "dest": Phase.ENTER},
     {"trigger": "ask_undo", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.UNDO},
     {"trigger": "misplaced", "source": PLAY_PHASES, "dest": Phase.FIXUP},
     {"trigger": "choose", "source": [Phase.MENU, Phase.MARCH, Phase.FIXUP], "dest": Phase.CHOOSE},
@@ -161,12 +165,15 @@ class CannonballFlow(TableParts):
     misplaced: Callable[[], bool]
     choose: Callable[[], bool]
     ask_undo: Callable[[], bool]
+    enter_spin: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None) -> None:
+                 on_fault: Callable[[str], None] | None = None, by_hand: bool = False) -> None:
         super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
+        self.by_hand = by_hand  # the players spin their own Fort Commander: SPIN asks for the number
+        self.entry = ChanceEntry(sides=12, count=1)
         self.board = SensedBoard(self, loop, self._view, settle_s=settle_s, grace_s=grace_s, log=self._log,
                                  journal=journal,
                                  previous=lambda: self.undo_stack[-1][0] if self.undo_stack else None)
@@ -249,8 +256,13 @@ class CannonballFlow(TableParts):
     def _button(self, button: str) -> None:
         phase = self.state
         self.notice = ""
-        if phase is Phase.SPIN and button == "SPIN":
+        if phase is Phase.SPIN and button == "SPIN" and not self.by_hand:
             self._spin()
+        elif phase is Phase.SPIN and button in ("SPIN", "NEXT", "PREV"):  # the players' own spinner
+            self.entry = ChanceEntry(sides=12, count=1)
+            self.enter_spin()
+        elif phase is Phase.ENTER:
+            self._entry_button(button)
         elif phase is Phase.MARCH and button in ("OK", "NEXT", "PREV"):
             if button == "OK" and not self.board_matches():
                 self.board.judge(settled=True, pressed_ok=True)
@@ -284,8 +296,9 @@ class CannonballFlow(TableParts):
     # -- the board (asked by the sensed-board loop) ----------------------------------------------------------
 
     def board_stage(self) -> Stage | None:
-        """A gate in its slot at a turn choice, a step in a march; not judged at "Take back?" or the end."""
-        if self.state in (Phase.OVER, Phase.UNDO):
+        """A gate in its slot at a turn choice, a step in a march; not judged at "Take back?", while a spin is
+        keyed in, or at the end."""
+        if self.state in (Phase.OVER, Phase.UNDO, Phase.ENTER):
             return None
         return {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
                                                                                                    Stage.PLAY)
@@ -333,14 +346,29 @@ class CannonballFlow(TableParts):
         if self.board.refuse_unless_right("Fix the board before spinning"):
             self._commit(self.dice.roll(self.game))
 
-    def _commit(self, move: Move) -> None:
-        """Journal first (fsynced), then make it the position; the pieces then follow the checklist."""
+    def _entry_button(self, button: str) -> None:
+        """The players' own spin keyed in (``ChanceEntry``): journaled as entered, shown without the dial."""
+        said = self.entry.press(button)
+        if said is Entry.LEFT:
+            self.cancel()
+        elif said is Entry.DONE:
+            self.cancel()
+            number = self.entry.values[0]
+            spin = next(m for m, _ in self.game.chance_outcomes() if isinstance(m, Spin) and m.number == number)
+            if self.board.refuse_unless_right("Fix the board before spinning"):
+                self._commit(spin, entered=True)
+        elif said is Entry.CHANGED:
+            self.redraw()
+
+    def _commit(self, move: Move, entered: bool = False) -> None:
+        """Journal first (fsynced), then make it the position; the pieces then follow the checklist.
+        ``entered``: a spin the players keyed in from their own spinner (no dial turns on the screen)."""
         player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them
         after = self.game.clone()
         after.apply(move)
         # a spin is signed "chance", as every game's chance outcome is
         failed = save_line(self.journal, "chance" if self.game.is_chance() else player, str(move), after.to_json(),
-                           self._log)
+                           self._log, entered=entered)
         if failed is not None:
             self.notice = failed
             self.redraw()
@@ -355,8 +383,9 @@ class CannonballFlow(TableParts):
         self.notice = ""
         if isinstance(move, Spin):
             self.notice = f"{NAMES[player]} spun {move.number}"
-            self.spinner = spinner_frames(NAMES[player], move.number)
-            self.loop.set_timer("spinner", 0.0)
+            if not entered:
+                self.spinner = spinner_frames(NAMES[player], move.number)
+                self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
         self.committed()
         self.board.follow()
@@ -399,6 +428,10 @@ class CannonballFlow(TableParts):
         if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
             title = f"After {self.last_step}:" if self.referee.restoring else "Fix the board"
             return Screen(title, (*notice, *self.fixups), footer="then play on")
+        if self.state is Phase.ENTER:
+            who = NAMES[g.players[g.to_move]]
+            return Screen(f"{who}: your spin", (self.entry.prompt, "NEXT/PREV change"), footer="OK take, BACK cancel",
+                          headline=str(self.entry.values[0]))
         if self.state is Phase.UNDO:
             return Screen("Take back?", (f"Undo {self.last_step}", "and put the pieces", "back as listed"),
                           footer="OK yes, BACK no")
@@ -429,7 +462,7 @@ def create(context: FlowContext) -> CannonballFlow:
     history = [(s, move) for s, move in context.history if isinstance(s, State)]
     return CannonballFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
                           dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                          on_fault=context.on_fault)
+                          on_fault=context.on_fault, by_hand=context.profile.chance.by_hand)
 
 
 def menu_label(move: Move) -> str:

@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from transitions import Machine
 
+from controller.chance_entry import ChanceEntry, Entry
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
@@ -64,6 +65,7 @@ class Phase(Enum):
     NOBODY = "nobody"
     FIXUP = "fixup"
     UNDO = "undo"
+    DIE = "die"
     OVER = "over"
 
 
@@ -136,13 +138,16 @@ class FactionalFlow(TableParts):
     to_nobody: Callable[[], bool]
     to_fixup: Callable[[], bool]
     to_undo: Callable[[], bool]
+    to_die: Callable[[], bool]
     to_over: Callable[[], bool]
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None) -> None:
+                 on_fault: Callable[[str], None] | None = None, by_hand: bool = False) -> None:
         super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
+        self.by_hand = by_hand  # the players roll their own die and key it in ([chance] by_hand)
+        self.entry = ChanceEntry(sides=6, count=1)
         self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s)
         self.notice = ""
         self.reason = ""  # why the fix-up list is on screen
@@ -208,7 +213,9 @@ class FactionalFlow(TableParts):
     def _button(self, button: str) -> None:
         self.notice = ""
         phase = self.state
-        if phase is Phase.UNDO:
+        if phase is Phase.DIE:
+            self._die_button(button)
+        elif phase is Phase.UNDO:
             if button == "OK":
                 self._undo()
             elif button == "BACK":
@@ -394,7 +401,12 @@ class FactionalFlow(TableParts):
         self.to_duties()
 
     def _settle(self) -> None:
-        """Go where the position asks: the ranking, a die (rolled at once), or the Honor board."""
+        """Go where the position asks: the ranking, a die (rolled at once, or keyed in from the players' own
+        with ``[chance] by_hand``), or the Honor board."""
+        if self.game.is_chance() and self.by_hand:
+            self.entry = ChanceEntry(sides=6, count=1)
+            self.to_die()
+            return
         if self.game.is_chance():
             die = self.dice.roll(self.game)
             if not self._commit(die):
@@ -405,6 +417,16 @@ class FactionalFlow(TableParts):
             self.to_over()
         else:
             self.to_board()
+
+    def _die_button(self, button: str) -> None:
+        """The players' own die keyed in (``ChanceEntry``): journaled as entered, then play goes on."""
+        if self.entry.press(button) is not Entry.DONE:
+            self.redraw()  # BACK at the one value stays: the die is due, the ledger cannot go on without it
+            return
+        die = next(m for m, _ in self.game.chance_outcomes() if isinstance(m, Die) and m.value == self.entry.values[0])
+        if self._commit(die, entered=True):
+            self.display.show(screens.die_screen(die.value), hold=True)
+            self._settle()
 
     def _resume(self) -> None:
         """Back to where the players were before a fix-up or the "nobody?" question."""
@@ -424,8 +446,8 @@ class FactionalFlow(TableParts):
     def _judge(self) -> None:
         """What the tray says, once it settled (a chit put down) or went quiet (the grace period)."""
         phase = self.state
-        if phase in (Phase.OVER, Phase.UNDO):
-            return  # "Take back?" is answered first; the tray is judged where the answer leads
+        if phase in (Phase.OVER, Phase.UNDO, Phase.DIE):
+            return  # "Take back?" or the die is answered first; the tray is judged where the answer leads
         reading = self._reading()
         if phase in (Phase.SETUP, Phase.FIXUP):
             # a chit moved on instead of back is an event -- unless the event was just taken back: then
@@ -504,13 +526,14 @@ class FactionalFlow(TableParts):
 
     # -- committing and taking back ---------------------------------------------------------------------
 
-    def _commit(self, move: Move) -> bool:
-        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""
+    def _commit(self, move: Move, entered: bool = False) -> bool:
+        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls.
+        ``entered``: a die the players keyed in from their own."""
         player = (self.game.current_player or "table") if isinstance(move, (Play, Answer)) else \
             "chance" if self.game.is_chance() else "table"
         after = self.game.clone()
         after.apply(move)
-        failed = save_line(self.journal, player, str(move), after.to_json(), self._log)
+        failed = save_line(self.journal, player, str(move), after.to_json(), self._log, entered=entered)
         if failed is not None:
             self.notice = failed
             self.redraw()
@@ -566,6 +589,8 @@ class FactionalFlow(TableParts):
             return screens.fixup_screen("Set up the Honor tray", self.notice, self.referee.fixups)
         if phase is Phase.FIXUP:
             return screens.fixup_screen("Fix the Honor tray", self.notice or self.reason, self.referee.fixups)
+        if phase is Phase.DIE:
+            return screens.die_entry_screen(self.entry.prompt)
         if phase is Phase.DUTIES:
             return screens.duties_screen(self.pages[self.page], self.page, len(self.pages))
         if phase is Phase.DEAL:
@@ -598,4 +623,4 @@ def create(context: FlowContext) -> FactionalFlow:
     history = [(s, event) for s, event in context.history if isinstance(s, State)]  # since the last die
     return FactionalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
                          dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                         on_fault=context.on_fault)
+                         on_fault=context.on_fault, by_hand=context.profile.chance.by_hand)

@@ -283,6 +283,11 @@ def control_screen(before: State, after: State, province: str) -> Screen:
     return Screen(f"{province_name(province)} ({hp} HP)", lines[:LINES + 1])
 
 
+def die_entry_screen(prompt: str) -> Screen:
+    """The players roll their own die for the HRC map and key it in (``[chance] by_hand``)."""
+    return Screen("Roll your die", (prompt, "NEXT/PREV change"), footer="OK take it")
+
+
 def die_screen(value: int) -> Screen:
     return Screen("The die", (f"rolled {value}",), dice=(value,), footer="for the HRC map")
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from transitions import Machine
 
+from controller.chance_entry import ChanceEntry, Entry
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
@@ -99,7 +100,8 @@ class HannibalFlow(TableParts):
 
     def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
                  settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None, bots: Mapping[str, Bot] | None = None) -> None:
+                 on_fault: Callable[[str], None] | None = None, bots: Mapping[str, Bot] | None = None,
+                 by_hand: bool = False) -> None:
         super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
         self.game = game
         self.bots: Mapping[str, Bot] = bots or {}
@@ -113,7 +115,8 @@ class HannibalFlow(TableParts):
         self.selected = 0
         self.notice = ""
         self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
-        self._entered_dice: list[int] = []
+        self.by_hand = by_hand  # the players roll their own dice: ROLL asks for them ([chance] by_hand)
+        self.entry = ChanceEntry(sides=6, count=2)
         self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
                                queued=True, auto_transitions=False, after_state_change="redraw")
         self.redraw()
@@ -210,10 +213,10 @@ class HannibalFlow(TableParts):
         phase = self.state
         self.notice = ""
         if phase is Phase.ROLL:
-            if button == "ROLL":
+            if button == "ROLL" and not self.by_hand:
                 self._roll()
-            elif button in ("NEXT", "PREV"):
-                self._entered_dice = [1]
+            elif button in ("NEXT", "PREV", "ROLL"):  # the players' own dice (always, with [chance] by_hand)
+                self.entry = ChanceEntry(sides=6, count=2)
                 self.enter_dice()
             elif button == "BACK":
                 self._back()
@@ -326,24 +329,17 @@ class HannibalFlow(TableParts):
             self._apply(self.dice.roll(self.game))
 
     def _dice_button(self, button: str) -> None:
-        """Physical dice typed in: NEXT/PREV set the die shown, OK takes it; two dice make the roll."""
-        if button == "BACK":
+        """Physical dice keyed in (``ChanceEntry``): two dice make the roll, journaled as entered."""
+        said = self.entry.press(button)
+        if said is Entry.LEFT:
             self.cancel()
-            return
-        if button in ("NEXT", "PREV"):
-            delta = 1 if button == "NEXT" else -1
-            self._entered_dice[-1] = (self._entered_dice[-1] - 1 + delta) % 6 + 1
-        elif button == "OK":
-            if len(self._entered_dice) == 2:
-                if not self.board_matches():
-                    self.cancel()
-                    self._roll()  # refuses, with the fix-up list, exactly as the ROLL button does
-                    return
-                a, b = self._entered_dice
-                self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"))
-                return
-            self._entered_dice.append(1)
-        self.redraw()
+        elif said is Entry.DONE:
+            self.cancel()
+            if self.board.refuse_unless_right("Fix the board before rolling"):
+                a, b = self.entry.values
+                self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"), entered=True)
+        elif said is Entry.CHANGED:
+            self.redraw()
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         """Ask which move: the likely ones first, then every other legal move, so a move the sensors
@@ -367,20 +363,21 @@ class HannibalFlow(TableParts):
         if not self._apply(move):
             self.undo_stack.pop()
 
-    def _save(self, player: str, move: str, state: State) -> bool:
+    def _save(self, player: str, move: str, state: State, entered: bool = False) -> bool:
         """Journal a line; if storage fails, say so on the screen and in the log and apply nothing."""
-        failed = save_line(self.journal, player, move, state.to_json(), self._log)
+        failed = save_line(self.journal, player, move, state.to_json(), self._log, entered=entered)
         if failed is not None:
             self.notice = failed
             self.redraw()
         return failed is None
 
-    def _apply(self, move: Move) -> bool:
-        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls."""
+    def _apply(self, move: Move, entered: bool = False) -> bool:
+        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls.
+        ``entered``: a roll the players keyed in from their own dice."""
         player = self.game.to_move
         after = self.game.clone()
         after.apply(move)
-        if not self._save(player, str(move), after):
+        if not self._save(player, str(move), after, entered):
             return False
         if self.game.is_chance():
             self.undo_stack.clear()
@@ -457,9 +454,8 @@ class HannibalFlow(TableParts):
         if phase is Phase.FIXUP:
             return Screen("Fix the board", (*notice, *self.fixups), footer="then play on")
         if phase is Phase.DICE:
-            shown = tuple(self._entered_dice)
-            return Screen(f"{NAMES[g.to_move]}: your dice", (f"Die {len(shown)}: {shown[-1]}", "NEXT/PREV change"),
-                          dice=shown, footer="OK next, BACK cancel")
+            return Screen(f"{NAMES[g.to_move]}: your dice", (self.entry.prompt, "NEXT/PREV change"),
+                          dice=tuple(self.entry.values), footer="OK next, BACK cancel")
         if phase is Phase.CHOOSE:
             return Screen("Which move?", tuple(str(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK")
@@ -480,7 +476,7 @@ def create(context: FlowContext) -> HannibalFlow:
     timing = context.profile.timing
     return HannibalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                        on_fault=context.on_fault, bots=context.bots)
+                        on_fault=context.on_fault, bots=context.bots, by_hand=context.profile.chance.by_hand)
 
 
 def _stack_alternative(game: GameState, move: Move) -> Move | None:
