@@ -23,9 +23,9 @@ from controller.dice import Dice
 from controller.flows.factional import FactionalFlow, Phase
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
-from hw_config.profile import PROFILES
 from engines.factional import location, new_game
 from firmware_bridge.firmware import pico
+from hw_config.profile import PROFILES
 
 TICK = 0.01  # the simulated profile's loop turns 100 times a second
 GOLDEN = Path(__file__).parent / "golden"
