@@ -46,6 +46,8 @@ class Inputs:
         self._tracker = tracker
         self._raw = scanner if isinstance(scanner, RawScanner) else None
         self._active_until: float | None = None  # full rate for the first second too
+        self.sensed: set[str] = set()  # locations whose cells read closed: what the views draw as sensed
+        self.changes = 0  # cell changes so far: a view's cheap test that the sensed board moved
 
     def poll(self, now: float) -> list[Event]:
         out: list[Event] = []
@@ -54,7 +56,11 @@ class Inputs:
             if button is not None:
                 out += self._tracker.update(button, change.closed, now)
             else:
-                out.append(CellChanged(change.cell, change.closed, now, self._locations.get(change.cell)))
+                location = self._locations.get(change.cell)
+                out.append(CellChanged(change.cell, change.closed, now, location))
+                if location is not None:
+                    (self.sensed.add if change.closed else self.sensed.discard)(location)
+                    self.changes += 1
         if self._gpio is not None:
             out += self._gpio.poll(now)
         out += self._tracker.poll(now)

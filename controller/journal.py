@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ from engines.base import GameState
 from engines.registry import get_game
 
 UNDO = "undo"
+RECENT = 8  # the last lines a journal keeps in memory, for the views
 
 
 class JournalError(ValueError):
@@ -200,10 +202,13 @@ def _signers(state: GameState) -> tuple[str, ...]:
 class Journal:
     """Appends lines durably. Open with ``create`` for a new game or ``resume`` for an unfinished one."""
 
-    def __init__(self, path: Path, header: dict[str, Any], seq: int) -> None:
+    def __init__(self, path: Path, header: dict[str, Any], seq: int, recent: list[Entry] | None = None) -> None:
         self.path = path
         self.header = header
         self.seq = seq
+        # the last lines written (seq, player, move), for the views' list of the last moves
+        self.recent: deque[tuple[int, str, str]] = deque(((e.seq, e.player, e.move) for e in recent or ()),
+                                                         maxlen=RECENT)
         self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     @classmethod
@@ -234,7 +239,7 @@ class Journal:
                 f.truncate(contents.good_bytes)
                 f.flush()
                 os.fsync(f.fileno())
-        return cls(path, contents.header, len(contents.entries))
+        return cls(path, contents.header, len(contents.entries), contents.entries[-RECENT:])
 
     def append(self, player: str, move: str, state: Mapping[str, Any], *, entered: bool = False) -> None:
         """Write and fsync one line; only after this returns may its effect be shown. ``entered``: a chance
@@ -246,6 +251,7 @@ class Journal:
         """
         line = {"seq": self.seq + 1, "player": player, "move": move, "state": state}
         self._write(_line({**line, "entered": True} if entered else line))
+        self.recent.append((self.seq + 1, player, move))
         self.seq += 1
 
     def note(self, text: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from controller.bridge_inputs import LinkedMatrix, LinkGuard
@@ -27,6 +28,7 @@ from controller.loop import EventLoop
 from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
+from controller.table_state import Line, Seat, StateFeed, TableState
 from engines.base import GameState
 from engines.registry import get_game, load_ref
 from hw_config import Needs, Profile, load_profile
@@ -105,6 +107,7 @@ class Table:
     journal: Journal
     resumed: bool
     faults: FaultLog
+    feed: StateFeed
 
     def finished(self) -> bool:
         """The game is over and its end is on screen: whoever stops the loop then (``demo``, ``play``, the
@@ -341,4 +344,27 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:
             loop.post(fault)
-    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults)
+    kinds = dict(opened.journal.header.get("seats") or seats or {})
+    feed = StateFeed(lambda: table_state(io, flow, opened.journal, kinds))
+    link = getattr(io.hardware, "link", None)
+    loop.after_tick(lambda: feed.refresh((opened.journal.seq, display.current, io.inputs.changes, flow.fixups,
+                                          flow.phase, flow.notice, link.status if link is not None else None)))
+    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults, feed)
+
+
+def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, str]) -> TableState:
+    """The snapshot every view reads (``controller.table_state``), built from the flow, the journal, the
+    inputs and the screen; ``kinds`` are the seats the table's bots play (seat -> bot kind)."""
+    game = flow.game
+    names = io.profile.seats
+    seats = tuple(Seat(seat, names.get(seat, seat), f"bot:{kinds[seat]}" if seat in kinds else "person")
+                  for seat in game.players)
+    scores = game.scores() if callable(getattr(game, "scores", None)) else {}
+    link = getattr(io.hardware, "link", None)
+    return TableState(
+        game=io.profile.game, seq=journal.seq, phase=flow.phase.value, seats=seats,
+        to_move=game.current_player, over=game.is_over(), outcome=outcome(game), scores=MappingProxyType(scores),
+        expected=MappingProxyType(dict(game.occupancy())), sensed=frozenset(io.inputs.sensed),
+        ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), screen=io.display.current,
+        notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),
+        link=link.status.value if link is not None else None)

@@ -24,7 +24,9 @@ from controller.flows import Flow
 from controller.screen import Screen
 from controller.stop import StopRequested
 from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside, stop_table
+from controller.table_state import TableState
 from engines.bots import HeuristicBot
+from engines.registry import get_game, load_ref
 
 HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   lift LOC [N]     take N pieces (default 1) off LOC
@@ -32,6 +34,7 @@ HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   move LOC LOC [N] lift from the first, then place on the second
   {buttons}    press that button
   fix              do what the screen's fix-up list says (e.g. set up the board)
+  board            draw the board again (it is drawn whenever a piece moves or should)
   wait [S]         let S seconds pass (default 1)
   help | quit      quit keeps the game: it resumes on the next start"""
 
@@ -174,6 +177,36 @@ class Terminal:
                 return
 
 
+class BoardView:
+    """The board drawn as text from the table state (the game's ``board_view``): the pieces where the game
+    says they stand, and ``!`` where a sensor disagrees. Drawn before the prompt whenever it changed."""
+
+    def __init__(self, draw: Callable[[TableState], list[str]] | None) -> None:
+        self.draw = draw or _occupancy_lines
+        self.state: TableState | None = None
+        self._drawn: tuple[object, ...] | None = None
+
+    def see(self, state: TableState) -> None:
+        self.state = state
+
+    def lines(self, *, again: bool = False) -> list[str]:
+        """The board's lines if it changed since last drawn (``again``: in any case); else none."""
+        state = self.state
+        if state is None:
+            return []
+        key = (dict(state.expected), state.sensed, state.ignored)
+        if key == self._drawn and not again:
+            return []
+        self._drawn = key
+        return ["", *self.draw(state)]
+
+
+def _occupancy_lines(state: TableState) -> list[str]:
+    """A game without a board view of its own: where the pieces are, a location a line."""
+    wrong = state.disagreeing
+    return [f"{loc}: {owner} {n}{' !' if loc in wrong else ''}" for loc, (owner, n) in sorted(state.expected.items())]
+
+
 def _hands_off_set_up(flow: Flow, poll: Callable[[float], Iterable[Event]], now: float) -> Iterable[Event]:
     """The bots' hands, except while the board is being set up: that is the person's, with ``fix`` (one
     command for the whole list), so the list is never found half done by hands that started on their own."""
@@ -233,12 +266,17 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
     table.loop.add_source(partial(_hands_off_set_up, table.flow, players.poll))
     term = Terminal(table, hw, prof, players, bots, out)
+    view = get_game(game).board_view
+    board = BoardView(load_ref(view) if view is not None else None)
+    table.feed.watch(board.see)
     table.flow.start()
     term.run(0.5)
     term.let_bots_play()
     out(term.help())
     try:
         while not table.finished():
+            for line in board.lines():
+                out(line)
             write(PROMPT)
             raw = stdin.readline()
             if not raw:
@@ -250,6 +288,9 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 break
             if words[0].lower() == "help":
                 out(term.help())
+                continue
+            if words[0].lower() == "board":
+                out("\n".join(board.lines(again=True)))
                 continue
             before = shown[0]
             if words[0].lower() == "fix":

@@ -88,6 +88,7 @@ class GameInfo:
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
     chance_screen: str | None = None
+    board_view: str | None = None
     test_seeds: tuple[int, ...] = (1,)
     short: bool = False
     listed: int = 100
@@ -95,6 +96,8 @@ class GameInfo:
     def problems(self) -> list[str]:
         """What is wrong with this entry, one message per problem (empty: it may be registered).
 
+        ``board_view`` names ``(table_state) -> list[str]``: the board drawn as text lines for the terminal
+        (the engine's pieces, the sensors that disagree), from the table state every view reads.
         ``chance_screen`` names ``(screen, outcomes) -> bool``: the screen shows no chance outcome that
         ``outcomes`` (the notation of each one journaled, oldest first) does not justify -- the dice, the
         spinner, the die a frame may show, which ``bench.powercut`` checks against the fsynced journal.
@@ -126,7 +129,7 @@ class GameInfo:
         if not self.test_seeds:
             out.append("test_seeds: at least one seed for the generic tests")
         for key in ("evaluator", "candidates", "successors", "flow", "screen", "scripted", "printable",
-                    "chance_screen"):
+                    "chance_screen", "board_view"):
             ref = getattr(self, key)
             if ref is not None and (ref.count(":") != 1 or not all(ref.partition(":")[::2])):
                 out.append(f"{key} {ref!r}: a 'module:attr' reference")

@@ -17,6 +17,7 @@ from controller.display import Display
 from controller.events import Event
 from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
+from controller.referee import Referee
 from controller.screen import Screen
 from engines.base import GameState
 from hw_config import Profile
@@ -91,7 +92,11 @@ def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],
 
 
 class Flow(Protocol):
-    """What the table, the demo, the terminal and the scripted players see of any game's flow."""
+    """What the table, the demo, the terminal and the scripted players see of any game's flow. A view reads
+    none of it directly: the table state (``controller.table_state``) is built from it."""
+
+    notice: str  # a message the screen shows over the flow's own lines ("Fix the board before rolling")
+    referee: Referee  # the sensed board's judge: the sensors the players declared broken (``ignored``)
 
     @property
     def game(self) -> Any: ...  # the game's own State: scripted players read it as people read the board

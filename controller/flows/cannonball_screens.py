@@ -6,7 +6,8 @@ import re
 from collections.abc import Sequence
 
 from controller.screen import Screen
-from engines.cannonball import BOX_NAMES, State
+from controller.table_state import TableState
+from engines.cannonball import BOX_NAMES, GATES, SITES, State
 
 NAMES = {"blue": "Blue", "gray": "Gray"}
 
@@ -43,3 +44,29 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
     spun = re.search(r"\bspun (\d+)", text)
     return spun is None or (outcome is not None and outcome.startswith("spin")
                             and outcome.split()[-1] == spun.group(1))
+
+
+def board_view(state: TableState) -> list[str]:
+    """The battlefield at the terminal, a row of boxes a line (``B`` blue, ``G`` gray, ``.`` empty, a blank
+    where there is no box; a piece the reeds miss in lower case, ``!`` a piece where none should be); then
+    the bridges and the gates."""
+    wrong = state.disagreeing
+    boxes = set(BOX_NAMES)
+    lines = ["    " + " ".join(COLUMNS)]
+    for row in range(1, 20):
+        cells = []
+        for col in COLUMNS:
+            name = f"{col}{row}"
+            held = state.expected.get(f"box:{name}")
+            char = " " if name not in boxes else held[0][0].upper() if held else "."
+            if f"box:{name}" in wrong:
+                char = char.lower() if held else "!"
+            cells.append(char)
+        lines.append(f"{row:>3} " + " ".join(cells))
+    bridges = " ".join(f"{s}{'+' if f'bridge:{s}' in state.expected else '-'}" for s in SITES)
+    gates = " ".join(f"{g}:{'shut' if f'gate:{g}' in state.expected else 'open'}" for g in GATES)
+    return [*lines, f"bridges {bridges}   gates {gates}",
+            "B/G a piece; b/g: its reed reads empty; !: a piece where none should be"]
+
+
+COLUMNS = "abcdefghijkl"

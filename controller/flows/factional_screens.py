@@ -13,6 +13,7 @@ from typing import Final
 
 from controller.journal import UNDO
 from controller.screen import Screen
+from controller.table_state import TableState
 from engines.factional import FACTIONS, PROVINCES, State
 from engines.factional.moves import SHARED
 from engines.factional.table import FULL_GENERALS, HISPANIA, factions_of, partner
@@ -329,3 +330,15 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
     journaled, oldest first, ``die 4``): what ``bench.powercut`` holds every frame to."""
     faces = [d for d in screen.dice if d]
     return not faces or (bool(outcomes) and outcomes[-1] == f"die {faces[0]}")
+
+
+def board_view(state: TableState) -> list[str]:
+    """The Honor tray at the terminal: each province and who holds it, ``!`` where the tray's chit is not
+    where the ledger says."""
+    wrong = state.disagreeing
+    lines = []
+    for province in PROVINCES:
+        held = [loc.rsplit(":", 1)[1] for loc in state.expected if loc.startswith(f"tray:{province}:")]
+        off = any(loc.startswith(f"tray:{province}:") for loc in wrong)
+        lines.append(f"{province_name(province):<12} {held[0] if held else '-':<16}{' !' if off else ''}")
+    return lines

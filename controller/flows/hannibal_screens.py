@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.screen import Screen
+from controller.table_state import TableState
 from engines.hannibal import State
 
 NAMES = {"yellow": "Yellow", "blue": "Blue"}
@@ -48,3 +49,18 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
         return True
     rolled = [int(n) for n in outcomes[-1][1:].split(",")] if outcomes else []
     return all(faces.count(d) <= rolled.count(d) for d in faces)
+
+
+def board_view(state: TableState) -> list[str]:
+    """The track at the terminal, seven positions a row: ``Y4`` four yellow pieces, ``.`` none; ``!`` after
+    a position whose sensor disagrees with the game (a piece missing, or one where none should be)."""
+    wrong = state.disagreeing
+    rows = []
+    for r in range(7):
+        cells = []
+        for pos in range(7 * r, 7 * r + 7):
+            held = state.expected.get(f"pos:{pos}")
+            piece = f"{held[0][0].upper()}{held[1]}" if held else "."
+            cells.append(f"{pos:>2} {piece:<2}{'!' if f'pos:{pos}' in wrong else ' '}")
+        rows.append(" ".join(cells))
+    return rows

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from controller.screen import Screen
+from controller.table_state import TableState
 from engines.hannipe import HORSES, NAMES, State
 from engines.hannipe.data import CRAVACHE, PAYOUT, Card
 
@@ -172,3 +173,17 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
     shown = re.search(r"\bprog (\d+)", " ".join((screen.title, *screen.lines)))
     last = next((o for o in reversed(outcomes) if o.startswith("programme")), None)
     return shown is None or last == f"programme {shown.group(1)}"
+
+
+def board_view(state: TableState) -> list[str]:
+    """The track mat at the terminal: a lane a line, its horse's pawn on its row (``P``), ``!`` on a reed
+    that disagrees with the race."""
+    wrong = state.disagreeing
+    lines = []
+    for h in HORSES:
+        cells = []
+        for row in range(1, 7):
+            loc = f"lane:{h}:{row}"
+            cells.append("!" if loc in wrong else "P" if loc in state.expected else ".")
+        lines.append(f"{NAMES[h]:<9}" + " ".join(cells))
+    return lines

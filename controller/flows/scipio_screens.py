@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from controller.screen import Screen
+from controller.table_state import TableState
 from engines.scipio import ARMIES, FIELDS, FORMATIONS, State
 from engines.scipio.rules import other
 
@@ -125,3 +126,19 @@ def menu_screen(title: str, labels: Sequence[str], selected: int) -> Screen:
     first = max(0, min(selected - 2, len(labels) - 4))  # keep the selection in view
     shown = tuple(short_label(label) for label in labels[first:first + 4])
     return Screen(title, shown, selected=selected - first, footer=f"{selected + 1}/{len(labels)} NEXT PREV OK")
+
+
+def board_view(state: TableState) -> list[str]:
+    """The twelve formations at the terminal: each army's three fields, two formations each, with the tokens
+    the game says stand there; ``!`` on a formation whose reed disagrees (empty or not)."""
+    wrong = state.disagreeing
+    lines = []
+    for army in ("rome", "carthage"):
+        cells = []
+        for side in ("yellow", "purple", "green"):
+            for i in (0, 1):
+                loc = f"{army}:{side}.{i}"
+                held = state.expected.get(loc)
+                cells.append(f"{side[0].upper()}{i}:{held[1] if held else 0:<2}{'!' if loc in wrong else ' '}")
+        lines.append(f"{army.capitalize():<9}" + " ".join(cells))
+    return lines

@@ -23,6 +23,7 @@ GAME = GameInfo(
     candidates="engines.cannonball.heuristic:candidates",
     flow="controller.flows.cannonball:create",
     screen="controller.flows.cannonball_screens:position_screen",
+    board_view="controller.flows.cannonball_screens:board_view",
     chance_screen="controller.flows.cannonball_screens:chance_shown",
     scripted="sim_hardware.cannonball_players:ScriptedCannonballTable",
     profiles=("cannonball", "cannonball-sim"),

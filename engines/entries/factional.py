@@ -23,6 +23,7 @@ GAME = GameInfo(
     bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
     flow="controller.flows.factional:create",
     screen="controller.flows.factional_screens:position_screen",
+    board_view="controller.flows.factional_screens:board_view",
     chance_screen="controller.flows.factional_screens:chance_shown",
     scripted="sim_hardware.factional_players:ScriptedFactionalTable",
     profiles=("factional", "factional-sim"),

@@ -23,6 +23,7 @@ GAME = GameInfo(
     table_bots=True,
     flow="controller.flows.hannibal:create",
     screen="controller.flows.hannibal_screens:position_screen",
+    board_view="controller.flows.hannibal_screens:board_view",
     chance_screen="controller.flows.hannibal_screens:chance_shown",
     scripted="sim_hardware.players:ScriptedTable",
     profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),

@@ -23,6 +23,7 @@ GAME = GameInfo(
     evaluator="engines.hannipe.heuristic:evaluate",
     flow="controller.flows.hannipe:create",
     screen="controller.flows.hannipe_screens:position_screen",
+    board_view="controller.flows.hannipe_screens:board_view",
     chance_screen="controller.flows.hannipe_screens:chance_shown",
     scripted="sim_hardware.hannipe_players:ScriptedHannipeTable",
     profiles=("hannipe", "hannipe-sim"),

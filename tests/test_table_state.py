@@ -1,0 +1,66 @@
+"""The table state every view reads: one snapshot after each event, built from the flow, the journal, the
+sensors and the screen, handed to observers; a failing view is dropped and the game goes on. And the
+terminal's board view, drawn from it for every game."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from table_harness import Harness
+
+from controller.table_state import TableState
+from controller.terminal import run_terminal
+from engines.registry import games, get_game, load_ref
+from hw_config.profile import load_profile
+
+
+def test_the_snapshot_follows_the_table(tmp_path: Path) -> None:
+    t = Harness(tmp_path / "j.jsonl")
+    seen: list[TableState] = []
+    t.table.feed.watch(seen.append)
+    t.roll(3, 5)
+    state = seen[-1]
+    assert (state.game, state.seq, state.phase, state.to_move) == ("hannibal", 1, "step", "yellow")
+    assert state.dice == (3, 5) and [line.move for line in state.recent] == ["R3,5"]
+    assert [(s.seat, s.played_by) for s in state.seats] == [("yellow", "person"), ("blue", "person")]
+    assert state.expected["pos:0"] == ("yellow", 4) and state.sensed >= {"pos:0", "pos:6", "pos:12"}
+    assert not state.disagreeing and state.screen is t.table.display.current
+    t.lift(12)
+    t.place(13)  # no legal move of a 3 and a 5 lands there: the sensors now disagree
+    assert seen[-1].disagreeing == {"pos:13"} and seen[-1].expected == state.expected
+    t.run(3.5)
+    assert seen[-1].fixups == ("lift 13",) and seen[-1].phase == "fixup"
+
+
+def test_a_failing_view_is_dropped_and_the_game_goes_on(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    t = Harness(tmp_path / "j.jsonl")
+    calls: list[int] = []
+
+    def broken(state: TableState) -> None:
+        calls.append(state.seq)
+        raise RuntimeError("the view fell over")
+
+    t.table.feed.watch(broken)
+    t.roll(1, 2)
+    t.play(12, 13)
+    assert len(calls) == 1 and "a view of the table failed" in caplog.text
+    assert t.moves() == ["R1,2", "12-13"]
+
+
+@pytest.mark.parametrize("game", [g.name for g in games() if g.board_view and g.scripted and g.bots])
+def test_the_terminal_draws_the_board_for_every_game(tmp_path: Path, game: str) -> None:
+    """``play GAME --sim``: after ``fix`` the board is drawn from the table state, every location as the game
+    says, and ``board`` draws it again."""
+    out = io.StringIO()
+    profile = load_profile(f"{game}-sim", lambda g: __import__("controller.table").table.game_needs(g))
+    run_terminal(tmp_path / "j.jsonl", profile=profile, human=get_game(game).players[0],
+                 seats=get_game(game).seats(), seed=2, stdin=io.StringIO("fix\nboard\nquit\n"), write=out.write)
+    text = out.getvalue()
+    assert f"game saved in {tmp_path / 'j.jsonl'}" in text
+    draw = load_ref(get_game(game).board_view)
+    assert draw.__doc__ and text.count("\n> ") >= 2
+    first_line = {"hannibal": " 0 Y4", "cannonball": "    a b c d e f g h i j k l", "hannipe": "Noiro",
+                  "scipio": "Rome"}[game]
+    assert text.count(first_line) >= 2, text[-3000:]  # drawn, then drawn again by ``board``
