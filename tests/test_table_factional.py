@@ -21,6 +21,7 @@ from controller.cli import main
 from controller.demo import run_demo
 from controller.dice import Dice
 from controller.flows.factional import FactionalFlow, Phase
+from controller.journal import read
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
 from engines.factional import location, new_game
@@ -113,7 +114,7 @@ class FactionalTable:
         return self.flow.phase
 
     def moves(self) -> list[str]:
-        return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
+        return [entry.move for entry in read(self.journal_path).entries]  # the moves; notes are no moves
 
     def replayed(self) -> dict[str, Any]:
         """The journal on disk replayed from the start, takebacks and all: the position it ends in."""

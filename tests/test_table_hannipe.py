@@ -18,6 +18,7 @@ from controller.demo import run_demo
 from controller.dice import Dice
 from controller.flows.hannipe import HannipeFlow, Phase
 from controller.flows.hannipe_screens import finish_screen, position_screen
+from controller.journal import read
 from controller.screen import Screen, layout, render
 from controller.table import Table, build_table, profile_for
 from engines.hannipe import HORSES, LOCATIONS, NAMES, State, location, new_game
@@ -111,7 +112,7 @@ class HannipeTable:
             self.run(2.0)
 
     def moves(self) -> list[str]:
-        return [json.loads(line)["move"] for line in self.journal_path.read_text().splitlines()[1:]]
+        return [entry.move for entry in read(self.journal_path).entries]  # the moves; notes are no moves
 
 
 def test_a_wrong_pawn_is_guided_back_and_play_waits_for_the_mat(tmp_path: Path) -> None:

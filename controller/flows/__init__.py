@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
@@ -21,6 +23,8 @@ from controller.referee import Referee
 from controller.screen import Screen
 from engines.base import GameState
 from hw_config import Profile
+
+S = TypeVar("S", bound=GameState)
 
 if TYPE_CHECKING:  # the bots are built by the composition root: a flow only asks them to choose
     from engines.bots.match import Bot
@@ -52,16 +56,40 @@ class FlowContext:
 
 
 class TableParts:
-    """What every flow holds of the table (the journal, the screen, the loop, the dice, where faults go) and
-    the two things every flow does with them the same way: report a fault, and draw its own screen."""
+    """What every flow holds of the table (the journal, the screen, the loop, the dice, the profile, where
+    faults go) and what every flow does with them the same way: its ``transitions`` machine (Enum states,
+    queued, no auto transitions, the screen redrawn after each change), its phase, whether it is done,
+    report a fault, and draw its own screen. A flow is built from the ``FlowContext`` alone, so the
+    registry's flow factory is the flow's class."""
 
-    def __init__(self, *, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 on_fault: Callable[[str], None] | None) -> None:
-        self.journal = journal
-        self.display = display
-        self.loop = loop
-        self.dice = dice
-        self.on_fault = on_fault
+    state: Enum  # set by the transitions machine
+
+    def __init__(self, context: FlowContext) -> None:
+        self.context = context
+        self.journal = context.journal
+        self.display = context.display
+        self.loop = context.loop
+        self.dice = context.dice
+        self.profile = context.profile
+        self.on_fault = context.on_fault
+
+    def start_machine(self, states: type[Enum], transitions: list[dict[str, Any]], initial: Enum) -> None:
+        self.machine = Machine(model=self, states=states, transitions=transitions, initial=initial, queued=True,
+                               auto_transitions=False, after_state_change="redraw")
+
+    def history(self, kind: type[S]) -> list[tuple[S, str]]:
+        """The steps since the last chance event (position before, notation): what BACK may still take back
+        after a resume."""
+        return [(s, move) for s, move in self.context.history if isinstance(s, kind)]
+
+    @property
+    def phase(self) -> Enum:
+        return self.state
+
+    @property
+    def done(self) -> bool:
+        """The result is up: the table may stop its loop (``Table.finished``)."""
+        return bool(self.state.value == "over")
 
     @property
     def seq(self) -> int:

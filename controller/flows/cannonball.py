@@ -25,16 +25,11 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, cast
 
-from transitions import Machine
-
 from controller.chance_entry import ChanceEntry, Entry
-from controller.dice import Dice
-from controller.display import Display
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
-from controller.journal import UNDO, Journal
-from controller.loop import EventLoop
+from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard
@@ -167,25 +162,24 @@ class CannonballFlow(TableParts):
     ask_undo: Callable[[], bool]
     enter_spin: Callable[[], bool]
 
-    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None, by_hand: bool = False) -> None:
-        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
-        self.game = game
-        self.by_hand = by_hand  # the players spin their own Fort Commander: SPIN asks for the number
+    def __init__(self, context: FlowContext) -> None:
+        super().__init__(context)
+        assert isinstance(context.game, State)
+        self.game = context.game
+        timing = context.profile.timing
+        self.by_hand = context.profile.chance.by_hand  # the players spin their own: SPIN asks for the number
         self.entry = ChanceEntry(sides=12, count=1)
-        self.board = SensedBoard(self, loop, self._view, settle_s=settle_s, grace_s=grace_s, log=self._log,
-                                 journal=journal,
+        self.board = SensedBoard(self, self.loop, self._view, settle_s=timing.settle_s, grace_s=timing.grace_s,
+                                 log=self._log, journal=self.journal,
                                  previous=lambda: self.undo_stack[-1][0] if self.undo_stack else None)
         self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
-        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
+        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, step notation
         self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
         self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
-        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
-                               queued=True, auto_transitions=False, after_state_change="redraw")
+        self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
         self.redraw()
 
     # -- conditions and phase entry ----------------------------------------------------------------------
@@ -213,10 +207,6 @@ class CannonballFlow(TableParts):
         self.referee.clear_fixups()
 
     # -- what the Flow protocol reads --------------------------------------------------------------------
-
-    @property
-    def phase(self) -> Phase:
-        return self.state
 
     @property
     def done(self) -> bool:
@@ -456,13 +446,8 @@ def spinner_frames(who: str, number: int) -> list[Screen]:
 
 
 def create(context: FlowContext) -> CannonballFlow:
-    """The registry's flow factory: Cannon Ball's flow on the table the composition root built."""
-    assert isinstance(context.game, State)
-    timing = context.profile.timing
-    history = [(s, move) for s, move in context.history if isinstance(s, State)]
-    return CannonballFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                          dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                          on_fault=context.on_fault, by_hand=context.profile.chance.by_hand)
+    """The registry's flow factory."""
+    return CannonballFlow(context)
 
 
 def menu_label(move: Move) -> str:

@@ -31,16 +31,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from transitions import Machine
-
 from controller.chance_entry import ChanceEntry, Entry
-from controller.dice import Dice
-from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import factional_screens as screens
-from controller.journal import UNDO, Journal
-from controller.loop import EventLoop
+from controller.journal import UNDO
 from controller.referee import Referee
 from controller.screen import Screen
 from controller.sensed import ignore_sensor
@@ -141,19 +136,19 @@ class FactionalFlow(TableParts):
     to_die: Callable[[], bool]
     to_over: Callable[[], bool]
 
-    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None, by_hand: bool = False) -> None:
-        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
-        self.game = game
-        self.by_hand = by_hand  # the players roll their own die and key it in ([chance] by_hand)
+    def __init__(self, context: FlowContext) -> None:
+        super().__init__(context)
+        assert isinstance(context.game, State)
+        self.game = context.game
+        timing = context.profile.timing
+        self.by_hand = context.profile.chance.by_hand  # the players roll their own die and key it in ([chance] by_hand)
         self.entry = ChanceEntry(sides=6, count=1)
-        self.referee = Referee(loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s)
+        self.referee = Referee(self.loop, lambda: self.game, settle_s=timing.settle_s, grace_s=timing.grace_s)
         self.notice = ""
         self.reason = ""  # why the fix-up list is on screen
         self.suspect: str | None = None  # a sensor named as maybe stuck: OK ignores it
         self.back = Phase.BOARD  # where a fix-up or the "nobody?" question returns to
-        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, event notation
+        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, event notation
         self.undo_from = Phase.BOARD  # where "Take back?" was asked from: BACK returns there
         self.nobody = ""  # the province whose chit is off the tray
         # the entry in progress (FORM, CONFIRM)
@@ -168,17 +163,7 @@ class FactionalFlow(TableParts):
         # after reinforced
         self.pages: list[tuple[str, tuple[str, ...]]] = []
         self.page = 0
-        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
-                               queued=True, auto_transitions=False, after_state_change="redraw")
-
-    @property
-    def phase(self) -> Phase:
-        return self.state
-
-    @property
-    def done(self) -> bool:
-        """The result is up: the table may stop its loop (``Table.finished``)."""
-        return self.state is Phase.OVER
+        self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
 
     @property
     def fixups(self) -> tuple[str, ...]:
@@ -616,11 +601,5 @@ class FactionalFlow(TableParts):
 
 
 def create(context: FlowContext) -> FactionalFlow:
-    """The registry's flow factory: the Honor tray and buttons of the table the composition root built,
-    and the events a resumed game may still take back."""
-    assert isinstance(context.game, State)
-    timing = context.profile.timing
-    history = [(s, event) for s, event in context.history if isinstance(s, State)]  # since the last die
-    return FactionalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                         dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                         on_fault=context.on_fault, by_hand=context.profile.chance.by_hand)
+    """The registry's flow factory."""
+    return FactionalFlow(context)

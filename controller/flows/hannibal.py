@@ -27,16 +27,11 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from transitions import Machine
-
 from controller.chance_entry import ChanceEntry, Entry
-from controller.dice import Dice
-from controller.display import Display
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
-from controller.journal import UNDO, Journal
-from controller.loop import EventLoop
+from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard
@@ -98,27 +93,25 @@ class HannibalFlow(TableParts):
     committed: Callable[[], bool]
     ask_undo: Callable[[], bool]
 
-    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 settle_s: float, grace_s: float, history: list[tuple[State, str]] | None = None,
-                 on_fault: Callable[[str], None] | None = None, bots: Mapping[str, Bot] | None = None,
-                 by_hand: bool = False) -> None:
-        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
-        self.game = game
-        self.bots: Mapping[str, Bot] = bots or {}
+    def __init__(self, context: FlowContext) -> None:
+        super().__init__(context)
+        assert isinstance(context.game, State)
+        self.game = context.game
+        self.bots: Mapping[str, Bot] = context.bots
+        timing = context.profile.timing
         self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step
         self.bot_unseen = False  # that step changed no sensor (stack onto stack): OK says it was made
-        self.board = SensedBoard(self, loop, lambda: self.game, settle_s=settle_s, grace_s=grace_s, log=self._log,
-                                 journal=journal,
-                                 previous=self._previous, alternative=_stack_alternative)
+        self.board = SensedBoard(self, self.loop, lambda: self.game, settle_s=timing.settle_s, grace_s=timing.grace_s,
+                                 log=self._log, journal=self.journal, previous=self._previous,
+                                 alternative=_stack_alternative)
         self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
-        self.undo_stack: list[tuple[State, str]] = list(history or [])  # position before, step notation
-        self.by_hand = by_hand  # the players roll their own dice: ROLL asks for them ([chance] by_hand)
+        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, step notation
+        self.by_hand = context.profile.chance.by_hand  # the players roll their own dice: ROLL asks for them
         self.entry = ChanceEntry(sides=6, count=2)
-        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.SETUP,
-                               queued=True, auto_transitions=False, after_state_change="redraw")
+        self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
         self.redraw()
 
     def start(self) -> None:
@@ -159,20 +152,11 @@ class HannibalFlow(TableParts):
         return bool(self.undo_stack) and self.undo_stack[-1][0].to_move not in self.bots
 
     @property
-    def phase(self) -> Phase:
-        return self.state
-
-    @property
     def last_step(self) -> str:
         """The last step applied and not taken back, while it can still be taken back."""
         return self.undo_stack[-1][1] if self.undo_stack else ""
 
     # -- the board ----------------------------------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        """The result is up: the table may stop its loop (``Table.finished``)."""
-        return self.state is Phase.OVER
 
     @property
     def fixups(self) -> tuple[str, ...]:
@@ -470,13 +454,8 @@ class HannibalFlow(TableParts):
 
 
 def create(context: FlowContext) -> HannibalFlow:
-    """The registry's flow factory: Hannibal's flow on the table the composition root built."""
-    assert isinstance(context.game, State)
-    history = [(s, move) for s, move in context.history if isinstance(s, State)]
-    timing = context.profile.timing
-    return HannibalFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                        dice=context.dice, settle_s=timing.settle_s, grace_s=timing.grace_s, history=history,
-                        on_fault=context.on_fault, bots=context.bots, by_hand=context.profile.chance.by_hand)
+    """The registry's flow factory."""
+    return HannibalFlow(context)
 
 
 def _stack_alternative(game: GameState, move: Move) -> Move | None:

@@ -18,19 +18,14 @@ decides no rule: it offers the engine's legal moves and applies them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from transitions import Machine
-
-from controller.dice import Dice
-from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press, TimerFired
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import hannipe_screens as screens
-from controller.journal import UNDO, Journal
-from controller.loop import EventLoop
+from controller.journal import UNDO
 from controller.referee import Referee
 from controller.screen import Screen
 from controller.sensed import ignore_sensor
@@ -90,16 +85,15 @@ class HannipeFlow(TableParts):
     hide: Callable[[], bool]
     misplaced: Callable[[], bool]
 
-    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 history: list[tuple[State, str]], names: Mapping[str, str],
-                 on_fault: Callable[[str], None] | None = None) -> None:
-        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
-        self.game = game
-        self.names = names
-        self.undo_stack = list(history)
+    def __init__(self, context: FlowContext) -> None:
+        super().__init__(context)
+        assert isinstance(context.game, State)
+        self.game = context.game
+        self.names = context.seat_names
+        self.undo_stack = self.history(State)
         # the mat's reeds, and the ones the players declared broken: the referee keeps them; the mat is
         # never judged for a move, only compared with the race (``_diff``)
-        self.referee = Referee(loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
+        self.referee = Referee(self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
         self.suspect: str | None = None  # a reed named as maybe stuck or dead: OK ignores it
         self.notice = ""
         self.moved = ""  # the last movement: the mat screen's title
@@ -108,8 +102,7 @@ class HannipeFlow(TableParts):
         self.face = ""
         self.choosing_face = False
         self.paid_shown = 0  # the last race whose finish the players have seen
-        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.LOOK,
-                               queued=True, auto_transitions=False, after_state_change="redraw")
+        self.start_machine(Phase, TRANSITIONS, Phase.LOOK)
 
     # -- conditions and phase entry ----------------------------------------------------------------------
 
@@ -141,15 +134,6 @@ class HannipeFlow(TableParts):
         self.choosing_face = False
         if self.game.step == "tip":
             self.horse, self.face = self._cards()[0]
-
-    @property
-    def phase(self) -> Phase:
-        return self.state
-
-    @property
-    def done(self) -> bool:
-        """The result is up: the table may stop its loop (``Table.finished``)."""
-        return self.state is Phase.OVER
 
     @property
     def fixups(self) -> tuple[str, ...]:
@@ -446,9 +430,4 @@ def _row(g: State, horse: str) -> int:
 
 def create(context: FlowContext) -> HannipeFlow:
     """The registry's flow factory."""
-    assert isinstance(context.game, State)
-    history = [(s, move) for s, move in context.history if isinstance(s, State)]
-    return HannipeFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                       dice=context.dice, history=history, names=context.seat_names,
-                       on_fault=context.on_fault)
-
+    return HannipeFlow(context)

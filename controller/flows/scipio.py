@@ -24,15 +24,10 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
-from transitions import Machine
-
-from controller.dice import Dice
-from controller.display import Display
 from controller.events import ButtonEvent, CellChanged, Event, Press
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import scipio_screens as screens
-from controller.journal import Journal, read
-from controller.loop import EventLoop
+from controller.journal import read
 from controller.referee import Referee
 from controller.screen import Screen
 from engines.base import Move
@@ -82,14 +77,14 @@ class ScipioFlow(TableParts):
     mismatch: Callable[[], bool]
     finish: Callable[[], bool]
 
-    def __init__(self, *, game: State, journal: Journal, display: Display, loop: EventLoop, dice: Dice,
-                 pads: bool, on_fault: Callable[[str], None] | None = None) -> None:
-        super().__init__(journal=journal, display=display, loop=loop, dice=dice, on_fault=on_fault)
-        self.game = game
-        self.pads = pads
+    def __init__(self, context: FlowContext) -> None:
+        super().__init__(context)
+        assert isinstance(context.game, State)
+        self.game = context.game
+        self.pads = any(name.startswith(CARD) for name in context.profile.buttons)  # card pads, where wired
         # the board referee keeps the sensed reeds and the ones declared broken; Scipio asks it only
         # "empty or not" (settle and grace times do not apply: nothing here is judged as a move)
-        self.referee = Referee(loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
+        self.referee = Referee(self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
         self.board_set = False  # the reeds were judged against the engine since this flow started
         self.notice = ""
         self.hidden_open = False  # the hand-off screen was acknowledged: the entry is on screen
@@ -100,28 +95,18 @@ class ScipioFlow(TableParts):
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.revealed: dict[str, dict[str, int]] = {}
-        self.revealed_at = (game.round, game.phase)  # the engine moves on at once when nothing is damaged
+        self.revealed_at = (self.game.round, self.game.phase)  # the engine moves on at once when nothing is damaged
         self.missing: tuple[str, ...] = ()
         self._back_to: Phase | None = None
         self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
         self._pressed_at = 0.0
         self._named_at = 0.0  # when the set-up check last named the formations that read empty
-        self.machine = Machine(model=self, states=Phase, transitions=TRANSITIONS, initial=Phase.ENTRY,
-                               queued=True, auto_transitions=False, after_state_change="redraw")
-
-    @property
-    def phase(self) -> Phase:
-        return self.state
+        self.start_machine(Phase, TRANSITIONS, Phase.ENTRY)
 
     @property
     def ignored(self) -> set[str]:
         """Reeds the players declared broken (the referee's)."""
         return self.referee.ignored
-
-    @property
-    def done(self) -> bool:
-        """The result is up: the table may stop its loop (``Table.finished``)."""
-        return self.state is Phase.OVER
 
     @property
     def fixups(self) -> tuple[str, ...]:
@@ -495,8 +480,5 @@ def _placement(army: str, cards: list[int]) -> str:
 
 
 def create(context: FlowContext) -> ScipioFlow:
-    """The registry's flow factory: card pads are used when the profile wires them."""
-    assert isinstance(context.game, State)
-    pads = any(name.startswith(CARD) for name in context.profile.buttons)
-    return ScipioFlow(game=context.game, journal=context.journal, display=context.display, loop=context.loop,
-                      dice=context.dice, pads=pads, on_fault=context.on_fault)
+    """The registry's flow factory."""
+    return ScipioFlow(context)
