@@ -16,20 +16,14 @@ table must catch each one and the game goes on exactly as without them.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 from engines.base import Move
-from engines.bots.match import Bot
 from engines.cannonball import BOX_NAMES, GATES, State
 from engines.cannonball.board import FORT_OF, NEIGHBOURS, SECTION_OF
 from engines.cannonball.moves import Blew, CannonMove, GateMove, Step
-from hw_config import Profile
-from sim_hardware.hands import Hands
-from sim_hardware.pins import SimBoard
+from sim_hardware.hands import ScriptedPeople
 
 LOOK_S = 0.3  # reading the screen before the next press
 HAND_S = 0.25  # a magnet lifted or put down
@@ -47,19 +41,11 @@ def same_on_the_board(a: Move, b: Move) -> bool:
     return False
 
 
-class ScriptedCannonballTable(Hands):
+class ScriptedCannonballTable(ScriptedPeople):
     """Both sides; ``flow`` is the controller's CannonballFlow, read as its screen would be."""
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
-                 rng: random.Random, mistakes: float = 0.0) -> None:
-        super().__init__(board, profile)
-        self.flow = flow
-        self.bots = bots
-        self.rng = rng
-        self.mistakes = mistakes
-        self.mistakes_made = 0
+    def _own_state(self) -> None:
         self.slips: Counter[str] = Counter()  # mistakes made, by kind
-        self.cells = profile.locations
         self._decided: dict[int, Move] = {}
         self._done: set[int] = set()  # journal lines whose move the hands already made
         self._confirmed: set[int] = set()  # ... and confirmed with OK when the table saw nothing

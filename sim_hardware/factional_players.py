@@ -13,17 +13,12 @@ Honor board and take it back before entering it right; the table must guide them
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 from engines.factional import FACTIONS, PROVINCES, SIDES, State, location
 from engines.factional.table import factions_of, other_side, partner, side_of
-from hw_config import Profile
-from sim_hardware.hands import Hands
-from sim_hardware.pins import SimBoard
+from sim_hardware.hands import ScriptedPeople
 
 LOOK_S = 0.3  # reading the screen before the next press
 SETTLE_WAIT_S = 0.8  # a chit put down: the table reads it within its settle time
@@ -32,28 +27,20 @@ HESITATE_S = 3.5  # longer than the grace period: the table speaks about a row w
 BATTLES = ("plain", "shared", "borrowed", "shared-borrowed", "leaderless-winner", "leaderless-loser")
 
 
-class ScriptedFactionalTable(Hands):
+class ScriptedFactionalTable(ScriptedPeople):
     """The four players; registered on the event loop as a source that acts and never emits events.
 
     ``flow`` is the controller's FactionalFlow, read as its screen would be (this package never imports
     the controller); ``bots`` is empty: no bot plays this game.
     """
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Any],
-                 rng: random.Random, mistakes: float = 0.0) -> None:
-        super().__init__(board, profile)
-        self.flow = flow
-        self.rng = rng
-        self.mistakes = mistakes
-        self.cells = profile.locations
+    def _own_state(self) -> None:
         self.intent: list[str] | None = None  # an event being entered with the buttons, word by word
         self.expect: tuple[str, str | None] | None = None  # a chit moved: the province and its new holder
         self.retake: list[str] | None = None  # the event meant, once the wrong one entered is taken back
         self._wrong_seq: int | None = None  # the journal line of the wrong one
         self.made: Counter[str] = Counter()  # what happened, by kind: the demo's variety, and the tests'
-        self.mistakes_made = 0
         self._events_this_play = 0
-        self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self._bumped = False
         self._intent_seq = -1
         self._unread_since: float | None = None  # since when the screen shows a message, not the question
@@ -276,24 +263,5 @@ class ScriptedFactionalTable(Hands):
         self._act(0.5, lambda: self.board.place(dst), "it lands on another cell")
 
     def _follow_fixups(self, now: float) -> None:
-        flow = self.flow
-        if self._ignore_named_sensor(flow.notice, LOOK_S):
-            return
-        fixups = flow.fixups
-        if not fixups:
-            return
-        if self._fixups_done is not None and self._fixups_done[0] == fixups and now - self._fixups_done[1] < 3.0:
-            return  # done these already; give the sensors time
-        self._fixups_done = (fixups, now)
-        self.expect = None
-        for instruction in fixups:  # done against what is really there, so doing one twice is harmless
-            verb, *rest = instruction.split()
-            cell = self.cells[rest[-1]]
-            self._act(0.3, partial(self._set_count, cell, 0 if verb == "lift" else int(rest[0])), instruction)
-
-    def _set_count(self, cell: tuple[int, int], n: int) -> None:
-        have = self.board.count(cell)
-        if have > n:
-            self.board.lift(cell, have - n)
-        else:
-            self.board.place(cell, n - have)
+        if not self._ignore_named_sensor(self.flow.notice, LOOK_S) and self._follow_list(self.flow.fixups, now):
+            self.expect = None

@@ -7,10 +7,14 @@ tables differ only in what they decide.
 
 from __future__ import annotations
 
+import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
+from engines.bots.match import Bot
 from hw_config import Profile
 from sim_hardware.pins import SimBoard
 
@@ -59,6 +63,14 @@ class Hands:
         """Look at the table and queue what to do next (nothing, if there is nothing to do)."""
         raise NotImplementedError
 
+    def _set_count(self, cell: tuple[int, int], n: int) -> None:
+        """Make ``cell`` hold exactly ``n`` magnets, against what is really there."""
+        have = self.board.count(cell)
+        if have > n:
+            self.board.lift(cell, have - n)
+        else:
+            self.board.place(cell, n - have)
+
     def _ignore_named_sensor(self, notice: str, pause: float = 0.5) -> bool:
         """The table names a sensor that may be stuck or dead (``sensor X stuck? OK = ignore it``): the players
         see their pieces stand right and press OK to ignore it. True if they did."""
@@ -81,3 +93,45 @@ class Hands:
 
     def _act(self, delay: float, do: Callable[[], None], note: str = "") -> None:
         self.actions.append(Action(delay, do, note))
+
+
+class ScriptedPeople(Hands):
+    """The people at a game's simulated table: what every game's scripted players are built from (the board,
+    the profile, the controller's flow read as its screen would be, the bots that decide for them, their
+    own generator and their share of mistakes). A game's players add their own state in ``_own_state``."""
+
+    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
+                 rng: random.Random, mistakes: float = 0.0) -> None:
+        super().__init__(board, profile)
+        self.flow = flow
+        self.bots = bots
+        self.rng = rng
+        self.mistakes = mistakes
+        self.mistakes_made = 0
+        self.cells = profile.locations
+        self._fixups_done: tuple[tuple[str, ...], float] | None = None
+        self._own_state()
+
+    def _own_state(self) -> None:
+        """A game's own state, set once the common parts are."""
+
+    def _follow_list(self, fixups: tuple[str, ...], now: float) -> bool:
+        """Do the screen's fix-up list (``lift LOC``, ``put N [owner] on LOC``) against what is really there,
+        so doing one twice is harmless; the same list again within 3 s is left alone (the sensors need the
+        time). True if the hands were given the list."""
+        if not fixups:
+            return False
+        if self._fixups_done is not None and self._fixups_done[0] == fixups and now - self._fixups_done[1] < 3.0:
+            return False
+        self._fixups_done = (fixups, now)
+        for instruction in fixups:
+            verb, *rest = instruction.split()
+            if verb not in ("lift", "put"):
+                continue
+            count = 0 if verb == "lift" else int(rest[0])
+            self._act(0.3, partial(self._set_count, self._fixup_cell(rest[-1]), count), instruction)
+        return True
+
+    def _fixup_cell(self, name: str) -> tuple[int, int]:
+        """The cell a fix-up names (a location, or its label where a game's screen shortens it)."""
+        return self.cells[name]

@@ -8,38 +8,24 @@ value. With ``mistakes`` > 0 they sometimes put a pawn one row off, and the tabl
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
-from engines.bots.match import Bot
 from engines.hannipe import HORSES, Action, State
-from hw_config import Profile
-from sim_hardware.hands import Hands
-from sim_hardware.pins import SimBoard
+from sim_hardware.hands import ScriptedPeople
 
 LOOK_S = 0.4  # reading the screen before the next press
 PAWN_S = 0.5  # moving one pawn
 
 
-class ScriptedHannipeTable(Hands):
+class ScriptedHannipeTable(ScriptedPeople):
     """Every seat; registered on the event loop as a source that acts and never emits events.
 
     ``flow`` is the controller's HannipeFlow, read as a screen would be: phase, the bet or tip being
     chosen and the pawn moves listed (this package never imports the controller).
     """
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
-                 rng: random.Random, mistakes: float = 0.0) -> None:
-        super().__init__(board, profile)
-        self.flow = flow
-        self.bots = bots
-        self.rng = rng
-        self.mistakes = mistakes
-        self.cells = profile.locations
+    def _own_state(self) -> None:
         self._decided: dict[int, Action] = {}
-        self.mistakes_made = 0
 
     def _decide(self, now: float) -> None:
         flow = self.flow

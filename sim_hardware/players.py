@@ -11,17 +11,12 @@ package never imports it). Decisions come from the bots.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
 from functools import partial
 from typing import Any, Protocol
 
-from engines.bots.match import Bot
 from engines.hannibal import State, Step
 from engines.hannibal.moves import ENTRY, STACK
-from hw_config import Profile
-from sim_hardware.hands import Hands
-from sim_hardware.pins import SimBoard
+from sim_hardware.hands import ScriptedPeople
 
 Cell = tuple[int, int]
 READ_S = 0.5  # a screen up this long is read in passing, hands busy or not
@@ -56,24 +51,17 @@ class TableView(Protocol):
     notice: str
 
 
-class ScriptedTable(Hands):
+class ScriptedTable(ScriptedPeople):
     """Both players; registered on the event loop as a source that acts and never emits events."""
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: TableView, bots: Mapping[str, Bot],
-                 rng: random.Random, mistakes: float = 0.0) -> None:
-        super().__init__(board, profile)
-        self.flow = flow
-        self.bots = bots
-        self.rng = rng
-        self.mistakes = mistakes
-        self.cells = profile.locations
+    flow: TableView
+
+    def _own_state(self) -> None:
         self.intended: Step | None = None
         self._acted_on: object = None
-        self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self.awaiting_fixup = False  # a deliberate mistake is on the board: the flow must catch it
         self._mistake_seq = -1
         self._mistake_at = 0.0
-        self.mistakes_made = 0
         self.decisions: dict[int, str] = {}
         self.takebacks = 0  # steps the table applied that nobody made, taken back with BACK
         self._checked: set[int] = set()  # journal lines whose screen has been read
@@ -189,25 +177,14 @@ class ScriptedTable(Hands):
             self._press("NEXT", pause=0.15)
 
     def _follow_fixups(self, now: float) -> None:
-        flow = self.flow
-        if self._ignore_named_sensor(flow.notice):
+        if self._ignore_named_sensor(self.flow.notice) or not self._follow_list(self.flow.fixups, now):
             return
-        fixups = flow.fixups
-        if not fixups:
-            return
-        if self._fixups_done is not None and self._fixups_done[0] == fixups and now - self._fixups_done[1] < 3.0:
-            return  # done these already; give the sensors time
-        self._fixups_done = (fixups, now)
         self.look_again_at(now + 3.0)
         self.awaiting_fixup = False
         self._acted_on = None  # told to put the board back: the move is to be made again
-        for instruction in fixups:  # done against what is really there, so doing one twice is harmless
-            verb, *rest = instruction.split()
-            if verb == "lift":
-                cell = self._cell(rest[0])
-                self._act(0.3, partial(self._set_count, cell, 0), instruction)
-            elif verb == "put":
-                self._act(0.3, partial(self._set_count, self._cell(rest[-1]), int(rest[0])), instruction)
+
+    def _fixup_cell(self, name: str) -> Cell:
+        return self._cell(name)
 
     # -- physical actions ---------------------------------------------------------------------------------
 
@@ -303,13 +280,6 @@ class ScriptedTable(Hands):
             have = self.board.count(cell)
             if have != want:
                 self._act(0.2, partial(self._set_count, cell, want), f"tidy {pos}")
-
-    def _set_count(self, cell: Cell, n: int) -> None:
-        have = self.board.count(cell)
-        if have > n:
-            self.board.lift(cell, have - n)
-        else:
-            self.board.place(cell, n - have)
 
     def _cell(self, pos: int | str) -> Cell:
         name = pos if isinstance(pos, str) and ":" in pos else f"pos:{pos}"

@@ -9,39 +9,25 @@ and say so) and tap the wrong formation button before correcting it with BACK.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
-from engines.bots.match import Bot
 from engines.scipio import FORMATIONS, Order, State, location
 from engines.scipio.rules import field_formations
-from hw_config import Profile
-from sim_hardware.hands import Hands
-from sim_hardware.pins import SimBoard
+from sim_hardware.hands import ScriptedPeople
 
 LOOK_S = 0.4  # reading the screen before the next press
 
 
-class ScriptedScipioTable(Hands):
+class ScriptedScipioTable(ScriptedPeople):
     """Both armies; registered on the event loop as a source that acts and never emits events.
 
     ``flow`` is the controller's ScipioFlow, read as a screen would be: phase, entry values and cursor,
     damage counts, menu candidates and selection (this package never imports the controller).
     """
 
-    def __init__(self, board: SimBoard, profile: Profile, flow: Any, bots: Mapping[str, Bot],
-                 rng: random.Random, mistakes: float = 0.0) -> None:
-        super().__init__(board, profile)
-        self.flow = flow
-        self.bots = bots
-        self.rng = rng
-        self.mistakes = mistakes
-        self.cells = profile.locations
+    def _own_state(self) -> None:
         self._decided: dict[tuple[int, str], Order] = {}
         self._slipped: set[tuple[int, str]] = set()
-        self.mistakes_made = 0
         self.knocked = 0  # formations knocked over by accident (the table must stop for each)
 
     # -- one look at the table ------------------------------------------------------------------------
