@@ -99,13 +99,13 @@ def plant(kind: str) -> None:
         os.fsync = lambda fd: None
     elif kind == "late-journal":
         original = journal_module.Journal.append
-        held: dict[int, tuple[str, str, dict[str, Any]]] = {}
+        held: dict[int, tuple[str, str, dict[str, Any], bool]] = {}
 
-        def late(self: journal_module.Journal, player: str, move: str, state: Any) -> None:
+        def late(self: journal_module.Journal, player: str, move: str, state: Any, *, entered: bool = False) -> None:
             previous = held.get(id(self))
-            held[id(self)] = (player, move, dict(state))
+            held[id(self)] = (player, move, dict(state), entered)
             if previous is not None:
-                original(self, *previous)
+                original(self, *previous[:3], entered=previous[3])
 
         journal_module.Journal.append = late  # type: ignore[method-assign]
     elif kind == "eager-torn":
