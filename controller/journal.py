@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engines.base import GameState
+from engines.base import GameState, Rolled, TableDecisions
 from engines.registry import get_game
 
 UNDO = "undo"
@@ -187,16 +187,16 @@ def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
 
 def _signers(state: GameState) -> tuple[str, ...]:
     """Who may sign the line that follows ``state``: the player to move, or for a chance outcome
-    ``"chance"`` -- or the player whose roll it is, where the engine names one (``to_move``): the
-    Hannibal flow signs a roll, and a takeback at the roll prompt, with that player. A game whose table
-    records events itself (``is_table_decision``: Factional Hannibal's ledger) also accepts ``"table"``."""
+    ``"chance"`` -- or the seat whose roll it is, where the engine names one (``Rolled``: the Hannibal flow
+    signs a roll, and a takeback at the roll prompt, with that seat). A game whose table records events
+    itself (``TableDecisions``: Factional Hannibal's ledger) also accepts ``"table"``."""
     if not state.is_chance():
         signers: tuple[str, ...] = (state.current_player,) if state.current_player is not None else ()
-        if callable(getattr(state, "is_table_decision", None)) and not state.is_over():
+        if isinstance(state, TableDecisions) and not state.is_over():
             signers += ("table",)
         return signers
-    roller = getattr(state, "to_move", None)
-    return ("chance", roller) if isinstance(roller, str) else ("chance",)
+    roller = state.roller() if isinstance(state, Rolled) else None
+    return ("chance", roller) if roller is not None else ("chance",)
 
 
 class Journal:

@@ -29,7 +29,7 @@ from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
 from controller.table_state import Line, Seat, StateFeed, TableState
-from engines.base import GameState
+from engines.base import GameState, Scored
 from engines.registry import get_game, load_ref
 from hw_config import Needs, Profile, load_profile
 
@@ -359,7 +359,7 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
     names = io.profile.seats
     seats = tuple(Seat(seat, names.get(seat, seat), f"bot:{kinds[seat]}" if seat in kinds else "person")
                   for seat in game.players)
-    scores = game.scores() if callable(getattr(game, "scores", None)) else {}
+    scores: dict[str, int] = game.scores() if isinstance(game, Scored) else {}
     link = getattr(io.hardware, "link", None)
     return TableState(
         game=io.profile.game, seq=journal.seq, phase=flow.phase.value, seats=seats,

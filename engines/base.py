@@ -87,6 +87,29 @@ class GameState(Protocol):
 
 
 @runtime_checkable
+class TableDecisions(Protocol):
+    """A game whose table records events itself (Factional Hannibal's ledger): ``is_table_decision()`` says
+    nobody's seat decides now, and the journal accepts lines signed ``"table"`` while the game goes on."""
+
+    def is_table_decision(self) -> bool: ...
+
+
+@runtime_checkable
+class Rolled(Protocol):
+    """A game whose chance is rolled by a seat (Hannibal's dice): ``roller()`` names the seat whose roll is
+    due (None when no chance is), and the journal accepts its signature on the roll, as on ``"chance"``."""
+
+    def roller(self) -> str | None: ...
+
+
+@runtime_checkable
+class Scored(Protocol):
+    """A game that keeps scores (Hannipe's coins, Factional's Honor): what the table state shows."""
+
+    def scores(self) -> dict[str, int]: ...
+
+
+@runtime_checkable
 class HiddenInformation(Protocol):
     """Games with hidden information (hands, deck order) also offer a determinization.
 

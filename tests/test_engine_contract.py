@@ -76,3 +76,17 @@ def test_bad_text_and_stale_moves_raise_value_errors(name: str) -> None:
 def test_unknown_game_is_named() -> None:
     with pytest.raises(KeyError, match=r"known: .*hannibal"):
         get_game("chess")
+
+
+def test_what_generic_code_asks_of_an_engine_beyond_the_state_api_is_declared() -> None:
+    """The journal and the table state read these through ``engines.base``'s protocols, never by probing."""
+    from engines.base import Rolled, Scored, TableDecisions
+    from engines.registry import get_game
+
+    states = {name: get_game(name).new_game(**get_game(name).options(sim=True))
+              for name in ("hannibal", "factional", "hannipe", "cannonball", "scipio")}
+    assert [n for n, s in states.items() if isinstance(s, Rolled)] == ["hannibal"]
+    assert [n for n, s in states.items() if isinstance(s, TableDecisions)] == ["factional"]
+    assert sorted(n for n, s in states.items() if isinstance(s, Scored)) == ["factional", "hannipe"]
+    hannibal = states["hannibal"]
+    assert isinstance(hannibal, Rolled) and hannibal.is_chance() and hannibal.roller() == hannibal.to_move

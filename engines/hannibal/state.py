@@ -143,6 +143,10 @@ class State:
     def is_chance(self) -> bool:
         return self._winner is None and not self._layout.dice
 
+    def roller(self) -> str | None:
+        """Whose roll is due (the table signs a roll, and a takeback at the roll prompt, with that seat)."""
+        return self.to_move if self.is_chance() else None
+
     def returns(self) -> dict[str, float]:
         if self._winner is None:
             return {p: 0.0 for p in PLAYERS}
