@@ -43,3 +43,10 @@ def test_unit_has_the_required_settings() -> None:
 def test_install_script_is_valid_bash() -> None:
     script = UNIT.parent / "install.sh"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+
+
+def test_the_unit_leaves_proc_cpuinfo_to_the_pin_factory() -> None:
+    """``ProcSubset=pid`` hides /proc/cpuinfo and /proc/device-tree, which gpiozero's lgpio and rpigpio
+    factories read to tell which Pi they are on: under it ``play`` exits 2 and Restart= loops (issue 27)."""
+    settings = [line.strip() for line in UNIT.read_text().splitlines() if not line.lstrip().startswith("#")]
+    assert "ProcSubset=pid" not in settings and "ProtectProc=invisible" in settings
