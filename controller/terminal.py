@@ -207,10 +207,18 @@ def _occupancy_lines(state: TableState) -> list[str]:
     return [f"{loc}: {owner} {n}{' !' if loc in wrong else ''}" for loc, (owner, n) in sorted(state.expected.items())]
 
 
-def _hands_off_set_up(flow: Flow, poll: Callable[[float], Iterable[Event]], now: float) -> Iterable[Event]:
-    """The bots' hands, except while the board is being set up: that is the person's, with ``fix`` (one
-    command for the whole list), so the list is never found half done by hands that started on their own."""
-    return [] if flow.phase.value == "setup" else poll(now)
+def _hands_off(flow: Flow, journal: Any, bots: Mapping[str, Any], poll: Callable[[float], Iterable[Event]],
+               now: float) -> Iterable[Event]:
+    """The bots' hands, except where the board is the person's to put right: while it is set up (with
+    ``fix``, one command for the whole list, so the list is never found half done by hands that started on
+    their own), and while a fix-up list is up that no bot's move left (the person's own wrong move is theirs
+    to put right, with ``fix`` or by hand)."""
+    if flow.phase.value == "setup":
+        return []
+    last = journal.recent[-1] if journal.recent else None
+    if flow.fixups and (last is None or last[1] not in bots):
+        return []
+    return poll(now)
 
 
 def seen_by(seat: str, screen: Screen, names: Mapping[str, str]) -> str:
@@ -264,7 +272,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                         options=options)
     bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat != human}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
-    table.loop.add_source(partial(_hands_off_set_up, table.flow, players.poll))
+    table.loop.add_source(partial(_hands_off, table.flow, table.journal, bots, players.poll))
     term = Terminal(table, hw, prof, players, bots, out)
     view = get_game(game).board_view
     board = BoardView(load_ref(view) if view is not None else None)

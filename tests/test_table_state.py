@@ -64,3 +64,16 @@ def test_the_terminal_draws_the_board_for_every_game(tmp_path: Path, game: str) 
     first_line = {"hannibal": " 0 Y4", "cannonball": "    a b c d e f g h i j k l", "hannipe": "Noiro",
                   "scipio": "Rome"}[game]
     assert text.count(first_line) >= 2, text[-3000:]  # drawn, then drawn again by ``board``
+
+
+def test_at_the_terminal_a_persons_wrong_move_is_theirs_to_put_right(tmp_path: Path) -> None:
+    """The bots' hands never put the person's own mistake right: the fix-up list stays until ``fix``."""
+    out = io.StringIO()
+    profile = load_profile("hannibal-sim", lambda g: __import__("controller.table").table.game_needs(g))
+    journal = tmp_path / "j.jsonl"
+    run_terminal(journal, profile=profile, human="yellow", seats=("yellow", "blue"), seed=3,
+                 stdin=io.StringIO("fix\nroll\nmove 12 21\nwait 4\nwait 4\nfix\nquit\n"), write=out.write)
+    screens = out.getvalue().split("\n> ")  # what was printed before each prompt; the last: "game saved"
+    assert "lift 21" in screens[-4] and "lift 21" in screens[-3]  # after each wait: still there, still asked
+    assert "Yellow to move" in screens[-2] and "lift 21" not in screens[-2]  # ``fix`` put it right
+    assert "21 .  " in screens[-2]  # and the board view agrees
