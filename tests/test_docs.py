@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -34,3 +36,16 @@ def test_every_game_flow_has_its_diagram() -> None:
     for info in games():
         if info.flow is not None:
             assert f"## {info.title}" in flows and "stateDiagram-v2" in flows
+
+
+@pytest.mark.parametrize("game", ["hannibal", "scipio", "hannipe", "cannonball", "factional"])
+def test_every_interpretation_an_engine_cites_is_explained_in_its_rules_page(game: str) -> None:
+    """``docs/rules/GAME.md`` is the game's rules in the project's own words; each interpretation code the
+    engine cites (I-n, where the rule books are silent) has its own entry there, in bold."""
+    cited = {code for path in (ROOT / "engines" / game).rglob("*.py")
+             for code in re.findall(r"\bI-\d+[a-z]?\b", path.read_text())}
+    page = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    assert cited, f"engines/{game} cites no interpretation"
+    missing = sorted(code for code in cited if f"**{code}**" not in page)
+    assert not missing, f"docs/rules/{game}.md does not explain {', '.join(missing)}"
+    assert f"docs/rules/{game}.md" in (ROOT / "README.md").read_text()

@@ -1,6 +1,6 @@
 """Cannon Ball (Helen of Toy, 1968) on our designed battlefield.
 
-Rules: ``shared/rules/cannonball.md`` (I-1..I-10 there). Where the digest leaves a real gap, this engine
+Rules: ``docs/rules/cannonball.md`` (I-1..I-10 there). Where the digest leaves a real gap, this engine
 chooses as follows (cited as I-n in the modules that apply them):
 
 - I-11: "has laid none yet this march" counts both kinds of TNT: a bridge TNT may not follow a gate TNT

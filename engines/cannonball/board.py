@@ -1,4 +1,4 @@
-"""The designed battlefield of ``shared/rules/cannonball.md`` as precomputed tables.
+"""The designed battlefield of ``docs/rules/cannonball.md`` as precomputed tables.
 
 Boxes are numbered 0..215 row by row from a1 (index ``yi * 12 + x``, ``yi`` skipping the river row 10),
 so that move generation reads tuples instead of recomputing geometry. Every table is built once, at

@@ -1,6 +1,6 @@
 """A march: its legal steps, playing them, the attack test and the end-of-march resolution.
 
-Rules: ``shared/rules/cannonball.md`` ("March steps", "Sections, attacks and limits"). Choices the digest
+Rules: ``docs/rules/cannonball.md`` ("March steps", "Sections, attacks and limits"). Choices the digest
 leaves open are documented in the package docstring as I-11 onwards and cited here.
 """
 

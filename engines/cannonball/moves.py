@@ -1,4 +1,4 @@
-"""Cannon Ball moves and their notation (``shared/rules/cannonball.md``, "Notation").
+"""Cannon Ball moves and their notation (``docs/rules/cannonball.md``, "Notation").
 
 =========================  ===============================================================
 ``spin blue 7``            spin-off outcome (chance); ``spin 7`` any other spin (chance)

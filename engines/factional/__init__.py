@@ -1,6 +1,6 @@
 """Factional Hannibal: the honor ledger and turn conductor of a four-player Hannibal: Rome vs Carthage.
 
-Rules: ``shared/rules/factional.md`` (its I-1..I-3 are applied in ``honor.py``). The map and the
+Rules: ``docs/rules/factional.md`` (its I-1..I-3 are applied in ``honor.py``). The map and the
 battles stay on the players' own HRC board; this engine keeps who holds which province, every
 faction's Honor, dominance, whose card play it is, the cards left, activation requests, the die and the
 final ranking. Notation: ``moves.py``. No bot plays it: the registry entry has no evaluator.

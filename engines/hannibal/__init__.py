@@ -1,6 +1,6 @@
 """Hannibal (Parker Brothers, 1974): a two-player dice race with camps, stacks and sending.
 
-Rules: ``shared/rules/hannibal.md`` (interpretations I-1..I-5 cited in ``state.py``).
+Rules: ``docs/rules/hannibal.md`` (interpretations I-1..I-5 cited in ``state.py``).
 ``occupancy()`` names locations ``"pos:0"`` .. ``"pos:48"``.
 """
 

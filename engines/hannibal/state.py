@@ -1,6 +1,6 @@
 """The Hannibal (1974) rules: position, legal steps, and turn bookkeeping.
 
-The specification is ``shared/rules/hannibal.md``; where it and the original text (seed 000) differ,
+The specification is ``docs/rules/hannibal.md``; where it and the original text (seed 000) differ,
 the digest's interpretations win and are cited here as I-n:
 
 - I-1: a step uses one die or, while both are unused, the total; a step must be made whenever one is

@@ -1,6 +1,6 @@
 """Hannipe! (BlackRock Editions): 2 to 7 bettors back a horse, then push it with tip cards.
 
-Rules: ``shared/rules/hannipe.md``; its interpretations I-1..I-7 are cited where used. Notation:
+Rules: ``docs/rules/hannipe.md``; its interpretations I-1..I-7 are cited where used. Notation:
 ``moves.py``. Where the digest leaves a gap, the engine's choice is marked G-n:
 
 - G-1: shared wins. ``winners`` lists every winning seat; ``winner`` is that seat when there is exactly one,

@@ -1,6 +1,6 @@
 """Hannipe!'s fixed facts, in one place: horses, programmes, tip cards, payouts, seats.
 
-Every table here is copied from ``shared/rules/hannipe.md`` (the seed's card lists are lost, so the
+Every table here is copied from ``docs/rules/hannipe.md`` (the seed's card lists are lost, so the
 digest's I-1..I-3 are the source); nothing else in the engine spells out a value.
 """
 

@@ -1,6 +1,6 @@
 """Scipio's fixed facts and its damage rule, kept apart from the state so they can be tested alone.
 
-Rules: ``shared/rules/scipio.md``; interpretations are cited as I-n where they are used.
+Rules: ``docs/rules/scipio.md``; interpretations are cited as I-n where they are used.
 """
 
 from __future__ import annotations
