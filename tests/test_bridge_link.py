@@ -9,7 +9,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from table_harness import Harness
+from hannibal_harness import Harness
 
 from controller.bridge_inputs import LINK_LOST, WRONG_FIRMWARE
 from controller.flows.hannibal import Phase

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hannibal_harness import Harness
 from PIL import Image, ImageChops
-from table_harness import Harness
 
 import engines.hannipe as hannipe
 from controller.flows.hannibal import Phase

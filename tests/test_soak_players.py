@@ -17,8 +17,8 @@ from controller.table import profile_for
 from engines.bots import HeuristicBot
 from engines.hannibal import State
 from sim_hardware.clock import FakeClock
+from sim_hardware.hannibal_players import ScriptedTable
 from sim_hardware.pins import SimBoard
-from sim_hardware.players import ScriptedTable
 
 
 @dataclass

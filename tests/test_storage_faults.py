@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from table_harness import Harness
+from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from controller.journal import Journal, JournalWriteError, read

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hannibal_harness import Harness
 from reading_clock import TICK, ReadingClock
-from table_harness import Harness
 
 from controller.cli import UsageError, main, resumed_bots, table_bots
 from controller.flows.hannibal import Phase

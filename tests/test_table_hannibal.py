@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from table_harness import Harness
+from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from hw_config.profile import PROFILES

@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
-from table_harness import Harness
+from hannibal_harness import Harness
 
 from controller.table_state import TableState
 from controller.terminal import run_terminal
