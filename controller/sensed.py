@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.events import CellChanged, TimerFired
+from controller.flows import TableParts
 from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import label
@@ -53,6 +54,26 @@ class BoardGame(Protocol):
     def say(self, notice: str) -> None: ...  # a notice on the screen (and in the log)
 
     def redraw(self) -> None: ...
+
+
+class SensedFlow(TableParts):
+    """The part every flow judged by the sensed-board loop shares: the triggers its machine defines for the
+    loop's verdicts (declared here for the type checker; the transitions machine adds them) and the notice
+    the loop may put on the screen."""
+
+    notice: str
+    board_ready: Callable[[], bool]  # the board shows the position: play on (or the game is over)
+    misplaced: Callable[[], bool]  # into the flow's fix-up phase
+    cancel: Callable[[], bool]  # leave a question: back where the position says
+    choose: Callable[[], bool]  # a question of which move is on screen
+    committed: Callable[[], bool]  # a move or a takeback was applied: where the position leads
+    ask_undo: Callable[[], bool]  # "Take back?"
+
+    def say(self, notice: str) -> None:
+        """A notice on the screen and in the log (a fault, a stuck sensor, a refused roll)."""
+        self.notice = notice
+        self._log(notice)
+        self.redraw()
 
 
 class SensedBoard:

@@ -27,12 +27,12 @@ from typing import Any, cast
 
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, TableParts, save_line
+from controller.flows import FlowContext, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
 from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import SensedBoard
+from controller.sensed import SensedBoard, SensedFlow
 from engines.base import GameState, Move
 from engines.cannonball import BOX_NAMES, GATES, SITES, State
 from engines.cannonball.board import GATE_OWNER
@@ -149,17 +149,11 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class CannonballFlow(TableParts):
+class CannonballFlow(SensedFlow):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
-    board_ready: Callable[[], bool]
-    committed: Callable[[], bool]
-    cancel: Callable[[], bool]
-    misplaced: Callable[[], bool]
-    choose: Callable[[], bool]
-    ask_undo: Callable[[], bool]
     enter_spin: Callable[[], bool]
 
     def __init__(self, context: FlowContext) -> None:
@@ -313,11 +307,6 @@ class CannonballFlow(TableParts):
             return False
         self.ask_undo()
         return True
-
-    def say(self, notice: str) -> None:
-        self.notice = notice
-        self._log(notice)
-        self.redraw()
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         """Ask which move: the board's candidates, or (``manual``) the march menu, ``end`` first."""

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, TableParts, save_line
+from controller.flows import FlowContext, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import SensedBoard
+from controller.sensed import SensedBoard, SensedFlow
 from engines.base import GameState, Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
@@ -79,19 +79,13 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannibalFlow(TableParts):
+class HannibalFlow(SensedFlow):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
-    board_ready: Callable[[], bool]
-    misplaced: Callable[[], bool]
     rolled: Callable[[], bool]
     enter_dice: Callable[[], bool]
-    cancel: Callable[[], bool]
-    choose: Callable[[], bool]
-    committed: Callable[[], bool]
-    ask_undo: Callable[[], bool]
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
@@ -187,7 +181,7 @@ class HannibalFlow(TableParts):
         elif isinstance(event, TimerFired):
             self._timer(event.name)
         elif isinstance(event, Fault):
-            self._fault(event.message)
+            self.say(event.message)
 
     def _timer(self, name: str) -> None:
         if name == "bot":
@@ -255,11 +249,6 @@ class HannibalFlow(TableParts):
             self.referee.restoring = False
             self._offer(tuple(self.game.legal_moves()), manual=True)
 
-    def _fault(self, message: str) -> None:
-        self.notice = message
-        self._log(message)
-        self.redraw()
-
     # -- the board (asked by the sensed-board loop) ----------------------------------------------------------
 
     def board_stage(self) -> Stage | None:
@@ -299,9 +288,6 @@ class HannibalFlow(TableParts):
         self.notice = ""
         self.ask_undo()
         return True
-
-    def say(self, notice: str) -> None:
-        self._fault(notice)
 
     def _previous(self) -> State | None:
         return self.undo_stack[-1][0] if self.can_undo() else None
