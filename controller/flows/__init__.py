@@ -63,8 +63,12 @@ class TableParts:
     registry's flow factory is the flow's class."""
 
     state: Enum  # set by the transitions machine
+    STATE: type[GameState]  # the game's own State class: the position a flow is handed must be one
+    game: Any  # the position, of the game's own State class (each flow declares it so)
 
     def __init__(self, context: FlowContext) -> None:
+        assert isinstance(context.game, self.STATE), f"{type(self).__name__} needs a {self.STATE.__name__}"
+        self.game = context.game
         self.context = context
         self.journal = context.journal
         self.display = context.display

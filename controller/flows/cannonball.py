@@ -152,14 +152,14 @@ TRANSITIONS: list[dict[str, Any]] = [
 class CannonballFlow(SensedFlow):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
+    STATE = State
+    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     enter_spin: Callable[[], bool]
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
-        assert isinstance(context.game, State)
-        self.game = context.game
         timing = context.profile.timing
         self.by_hand = context.profile.chance.by_hand  # the players spin their own: SPIN asks for the number
         self.entry = ChanceEntry(sides=12, count=1)

@@ -123,6 +123,8 @@ def tray_fixups(control: Mapping[str, str | None], seen: Set[str], ignored: Set[
 class FactionalFlow(TableParts):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
+    STATE = State
+    game: State
     state: Phase  # set by the transitions machine
     to_setup: Callable[[], bool]
     to_board: Callable[[], bool]
@@ -138,8 +140,6 @@ class FactionalFlow(TableParts):
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
-        assert isinstance(context.game, State)
-        self.game = context.game
         timing = context.profile.timing
         self.by_hand = context.profile.chance.by_hand  # the players roll their own die and key it in ([chance] by_hand)
         self.entry = ChanceEntry(sides=6, count=1)

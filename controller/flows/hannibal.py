@@ -82,6 +82,8 @@ TRANSITIONS: list[dict[str, Any]] = [
 class HannibalFlow(SensedFlow):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
+    STATE = State
+    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     rolled: Callable[[], bool]
@@ -89,8 +91,6 @@ class HannibalFlow(SensedFlow):
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
-        assert isinstance(context.game, State)
-        self.game = context.game
         self.bots: Mapping[str, Bot] = context.bots
         timing = context.profile.timing
         self.bot_step = ""  # "Blue plays 36-30" while the board follows a bot's step

@@ -78,6 +78,8 @@ class HannipeFlow(TableParts):
     screens name them (the profile's ``[seats]``); moves and the journal keep the engine's seats.
     """
 
+    STATE = State
+    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     onward: Callable[[], bool]
@@ -87,8 +89,6 @@ class HannipeFlow(TableParts):
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
-        assert isinstance(context.game, State)
-        self.game = context.game
         self.names = context.seat_names
         self.undo_stack = self.history(State)
         # the mat's reeds, and the ones the players declared broken: the referee keeps them; the mat is

@@ -68,6 +68,8 @@ class ScipioFlow(TableParts):
     the menu behind a "look away" screen.
     """
 
+    STATE = State
+    game: State
     state: Phase  # set by the transitions machine
     ask_entry: Callable[[], bool]
     ask_board: Callable[[], bool]
@@ -79,8 +81,6 @@ class ScipioFlow(TableParts):
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
-        assert isinstance(context.game, State)
-        self.game = context.game
         self.pads = any(name.startswith(CARD) for name in context.profile.buttons)  # card pads, where wired
         # the board referee keeps the sensed reeds and the ones declared broken; Scipio asks it only
         # "empty or not" (settle and grace times do not apply: nothing here is judged as a move)
