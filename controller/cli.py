@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.stop import StopRequested, raise_stop
-from engines.registry import BOT_KINDS, GameInfo, games, get_game
+from engines.registry import BOT_KINDS, GameInfo, game_names, games, get_game
 from firmware_bridge.limits import NOISE_LIMIT
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                         help="what reaches the log (journald when run as the service); default INFO")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    game_help = f"the game: {', '.join(info.name for info in games())} ('boardkeeper games' says more)"
+    game_help = f"the game: {', '.join(game_names())} ('boardkeeper games' says more)"
     sub.add_parser("games", help="the games this table plays: players, what it senses, profiles")
     demo = sub.add_parser("demo", help="a whole bot game on the simulated board, headless")
     demo.add_argument("game", help=game_help)

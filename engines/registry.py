@@ -231,6 +231,15 @@ def _discover() -> None:
         register(info)
 
 
+def game_names() -> list[str]:
+    """Every game's name, read off the entry points without importing any entry (``--help`` lists them)."""
+    if _found:
+        return [info.name for info in games()]
+    from importlib.metadata import entry_points
+
+    return sorted({point.name for point in entry_points(group=ENTRY_POINTS)} | set(_GAMES))
+
+
 def games() -> list[GameInfo]:
     _discover()
     return sorted(_GAMES.values(), key=lambda info: (info.listed, info.name))
