@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from controller.chance_entry import ChanceEntry, Entry
 from controller.events import CellChanged, TimerFired
 from controller.flows import TableParts
 from controller.journal import Journal, JournalWriteError
@@ -30,6 +31,7 @@ from controller.referee import Call, Referee, Stage, Verdict
 from engines.base import GameState, Move
 
 STUCK = "stuck? OK = ignore it"  # what the screen says after the sensor's name
+STAGES = {"setup": Stage.SETUP, "choose": Stage.CHOOSE, "fixup": Stage.FIXUP}  # a flow's phase -> the referee's
 
 
 class BoardGame(Protocol):
@@ -69,11 +71,31 @@ class SensedFlow(TableParts):
     committed: Callable[[], bool]  # a move or a takeback was applied: where the position leads
     ask_undo: Callable[[], bool]  # "Take back?"
 
+    board: SensedBoard
+    entry: ChanceEntry  # the players' own dice or spinner being keyed in
+
     def say(self, notice: str) -> None:
         """A notice on the screen and in the log (a fault, a stuck sensor, a refused roll)."""
         self.notice = notice
         self._log(notice)
         self.redraw()
+
+    def stage(self) -> Stage:
+        """What the flow's phase is to the referee, by its name: set-up, a question, a fix-up, or play."""
+        return STAGES.get(self.state.value, Stage.PLAY)
+
+    def key_in(self, button: str, refused: str) -> list[int] | None:
+        """A press while the players key in their own dice or spinner (``entry``): the values once all are in
+        and the board is right (else ``refused`` says why, with the fix-up list); None meanwhile. Leaving or
+        finishing the entry leaves its phase (``cancel``)."""
+        said = self.entry.press(button)
+        if said is Entry.CHANGED:
+            self.redraw()
+        elif said is not None:
+            self.cancel()
+            if said is Entry.DONE and self.board.refuse_unless_right(refused):
+                return self.entry.values
+        return None
 
 
 class SensedBoard:
@@ -92,15 +114,6 @@ class SensedBoard:
         self.referee = Referee(loop, position, settle_s=settle_s, grace_s=grace_s, alternative=alternative)
         self.suspect: str | None = None  # a sensor named as maybe stuck or dead: OK ignores it
         self._offered: GameState | None = None  # the position whose takeback was offered (once each)
-
-    # -- what the flows read ------------------------------------------------------------------------------
-
-    @property
-    def fixups(self) -> tuple[str, ...]:
-        return self.referee.fixups
-
-    def matches(self) -> bool:
-        return self.referee.board_matches()
 
     # -- events -------------------------------------------------------------------------------------------
 
@@ -181,7 +194,7 @@ class SensedBoard:
     def refuse_unless_right(self, notice: str) -> bool:
         """Chance is drawn only on a board that shows the position: else say ``notice`` and list the fix-ups.
         True if the board is right."""
-        if self.matches():
+        if self.referee.board_matches():
             return True
         self.game.say(notice)
         self.show_fixups(self.referee.fixup_list())
@@ -197,12 +210,6 @@ class SensedBoard:
     def new_position(self) -> None:
         self.suspect = None
         self.referee.new_position()
-
-    def taken_back(self) -> None:
-        self.referee.taken_back()
-
-    def clear_fixups(self) -> None:
-        self.referee.clear_fixups()
 
     def _name_stuck(self) -> None:
         """A fix-up list unchanged for long: its first wrong location's sensor may be stuck or dead."""

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, cast
 
-from controller.chance_entry import ChanceEntry, Entry
+from controller.chance_entry import ChanceEntry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, save_line
 from controller.flows.cannonball_screens import NAMES, position_screen
@@ -273,7 +273,7 @@ class CannonballFlow(SensedFlow):
             self.selected = (self.selected + (1 if button == "NEXT" else -1)) % len(self.candidates)
             self.redraw()
         elif button == "OK" and self.candidates:
-            self._commit(self.candidates[self.selected])
+            self.commit(self.candidates[self.selected])
         elif button == "BACK" and self.state is Phase.CHOOSE:
             self.cancel()
 
@@ -284,8 +284,7 @@ class CannonballFlow(SensedFlow):
         keyed in, or at the end."""
         if self.state in (Phase.OVER, Phase.UNDO, Phase.ENTER):
             return None
-        return {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
-                                                                                                   Stage.PLAY)
+        return self.stage()
 
     def moves_allowed(self) -> bool:
         return self.state in (Phase.MENU, Phase.MARCH, Phase.CHOOSE) or (
@@ -294,9 +293,6 @@ class CannonballFlow(SensedFlow):
     def board_right(self) -> None:
         if self.state in (Phase.SETUP, Phase.FIXUP):
             self.board_ready()
-
-    def commit(self, move: Move) -> None:
-        self._commit(move)
 
     def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
         self._offer(candidates[:40])
@@ -323,23 +319,17 @@ class CannonballFlow(SensedFlow):
 
     def _spin(self) -> None:
         if self.board.refuse_unless_right("Fix the board before spinning"):
-            self._commit(self.dice.roll(self.game))
+            self.commit(self.dice.roll(self.game))
 
     def _entry_button(self, button: str) -> None:
-        """The players' own spin keyed in (``ChanceEntry``): journaled as entered, shown without the dial."""
-        said = self.entry.press(button)
-        if said is Entry.LEFT:
-            self.cancel()
-        elif said is Entry.DONE:
-            self.cancel()
-            number = self.entry.values[0]
-            spin = next(m for m, _ in self.game.chance_outcomes() if isinstance(m, Spin) and m.number == number)
-            if self.board.refuse_unless_right("Fix the board before spinning"):
-                self._commit(spin, entered=True)
-        elif said is Entry.CHANGED:
-            self.redraw()
+        """The players' own spin keyed in: journaled as entered, shown without the dial."""
+        values = self.key_in(button, "Fix the board before spinning")
+        if values is not None:
+            (number,) = values
+            self.commit(next(m for m, _ in self.game.chance_outcomes() if isinstance(m, Spin) and m.number == number),
+                        entered=True)
 
-    def _commit(self, move: Move, entered: bool = False) -> None:
+    def commit(self, move: Move, entered: bool = False) -> None:
         """Journal first (fsynced), then make it the position; the pieces then follow the checklist.
         ``entered``: a spin the players keyed in from their own spinner (no dial turns on the screen)."""
         player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them

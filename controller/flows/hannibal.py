@@ -27,7 +27,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from controller.chance_entry import ChanceEntry, Entry
+from controller.chance_entry import ChanceEntry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext, save_line
 from controller.flows.hannibal_screens import NAMES, position_screen
@@ -220,7 +220,7 @@ class HannibalFlow(SensedFlow):
                 self.selected = (self.selected - 1) % len(self.candidates)
                 self.redraw()
             elif button == "OK":
-                self._commit(self.candidates[self.selected])
+                self.commit(self.candidates[self.selected])
             elif button == "BACK":
                 self.cancel()
         elif phase is Phase.UNDO:
@@ -254,8 +254,7 @@ class HannibalFlow(SensedFlow):
     def board_stage(self) -> Stage | None:
         if self.state not in BOARD_PHASES:
             return None
-        return {Phase.SETUP: Stage.SETUP, Phase.CHOOSE: Stage.CHOOSE, Phase.FIXUP: Stage.FIXUP}.get(self.state,
-                                                                                                   Stage.PLAY)
+        return self.stage()
 
     def moves_allowed(self) -> bool:
         return not self.bot_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
@@ -269,9 +268,6 @@ class HannibalFlow(SensedFlow):
             self.board_ready()
         elif self.state is Phase.STEP and self.bot_turn():  # a piece nudged as the bot was due is back
             self.loop.set_timer("bot", 0.0)
-
-    def commit(self, move: Move) -> None:
-        self._commit(move)
 
     def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
         if not unseen:
@@ -299,17 +295,11 @@ class HannibalFlow(SensedFlow):
             self._apply(self.dice.roll(self.game))
 
     def _dice_button(self, button: str) -> None:
-        """Physical dice keyed in (``ChanceEntry``): two dice make the roll, journaled as entered."""
-        said = self.entry.press(button)
-        if said is Entry.LEFT:
-            self.cancel()
-        elif said is Entry.DONE:
-            self.cancel()
-            if self.board.refuse_unless_right("Fix the board before rolling"):
-                a, b = self.entry.values
-                self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"), entered=True)
-        elif said is Entry.CHANGED:
-            self.redraw()
+        """Physical dice keyed in: two dice make the roll, journaled as entered."""
+        values = self.key_in(button, "Fix the board before rolling")
+        if values is not None:
+            a, b = values
+            self._apply(self.game.parse_move(f"R{min(a, b)},{max(a, b)}"), entered=True)
 
     def _offer(self, candidates: tuple[Move, ...], manual: bool = False) -> None:
         """Ask which move: the likely ones first, then every other legal move, so a move the sensors
@@ -326,7 +316,7 @@ class HannibalFlow(SensedFlow):
         else:
             self.choose()
 
-    def _commit(self, move: Move) -> None:
+    def commit(self, move: Move) -> None:
         before = self.game
         self.undo_stack.append((before.clone(), str(move)))
         self.notice = self._checklist(before, move) if isinstance(move, Step) else ""
@@ -383,7 +373,7 @@ class HannibalFlow(SensedFlow):
         move = self.bots[player].choose(self.game.clone())
         seq = self.journal.seq
         self.bot_step = f"{NAMES[player]} plays {move}"
-        self._commit(move)
+        self.commit(move)
         if self.journal.seq == seq:  # not saved: the screen says why, and OK tries again
             self.bot_step = ""
         elif self.board_matches() and not self.game.is_over():
