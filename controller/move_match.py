@@ -39,8 +39,9 @@ def occupied(occupancy: Occupancy) -> frozenset[str]:
 
 
 def label(location: str) -> str:
-    """How a location is named to players: ``pos:17`` -> ``17``."""
-    return location.rpartition(":")[2]
+    """How a location is named to players: its kind left off (``pos:17`` -> ``17``, ``lane:noiro:3`` ->
+    ``noiro:3``), so a name stays unique where one kind of place has rows in several lanes."""
+    return location.partition(":")[2]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from controller.dice import Dice
 from controller.events import Event
 from controller.flows import Flow
+from controller.move_match import label
 from controller.screen import Screen
 from controller.stop import StopRequested
 from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside, stop_table
@@ -59,7 +60,7 @@ class Terminal:
         self.locations: dict[str, tuple[int, int]] = dict(profile.locations)
         labels: dict[str, list[str]] = {}
         for name in self.locations:
-            labels.setdefault(name.rpartition(":")[2], []).append(name)
+            labels.setdefault(label(name), []).append(name)  # as the screens name them
         self.labels = {short: names[0] for short, names in labels.items() if len(names) == 1}
         self.buttons = {name.lower(): name for name in profile.buttons}
 

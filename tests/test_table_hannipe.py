@@ -127,8 +127,8 @@ def test_a_wrong_pawn_is_guided_back_and_play_waits_for_the_mat(tmp_path: Path) 
     t.place(location(stray, 1))  # a pawn in a lane that does not run
     t.run(2.0)
     assert t.flow.screen().lines == (f"{NAMES[starters[0]]} to row 1", f"lift {NAMES[stray]} row 1")
-    assert t.flow.fixups == (f"lift {location(starters[0], 2)}", f"lift {location(stray, 1)}",
-                             f"put 1 on {location(starters[0], 1)}")
+    assert set(t.flow.fixups) == {f"lift {starters[0]}:2", f"lift {stray}:1",  # as the terminal's fix reads it
+                                  f"put 1 {starters[0]} on {starters[0]}:1"}
     t.press("OK")
     assert t.phase is Phase.MAT and len(t.moves()) == 2  # no input taken: the programme and shuffle only
     t.lift(location(starters[0], 2))
@@ -175,6 +175,60 @@ def test_back_takes_a_tip_back_before_the_next_seat_plays(tmp_path: Path) -> Non
     t.press("BACK")  # from the value back to the horse: nothing taken back
     assert t.phase is Phase.TIP and not t.flow.choosing_face and t.moves()[-1] == "undo"
     assert journal.replay(journal.read(t.journal_path))[-1] == t.game
+
+
+def _tip_that_moves(t: HannipeTable) -> tuple[str, str]:
+    """Bet, turn the first card and tip a horse whose pawn then moves, with the mat followed: the horse and
+    the location its pawn stood on before the tip."""
+    t.follow_mat()
+    t.bet_first_starter_all_round()
+    t.press("OK")  # the leader turns the first horse card
+    t.run(2.0)
+    t.follow_mat()
+    for horse, face in [(m.horse, m.face) for m in t.game.legal_moves()]:
+        after = t.game.clone()
+        after.apply(t.game.parse_move(f"tip p2 {horse} {face}"))
+        was = next(loc for loc, (h, _) in t.game.occupancy().items() if h == horse)
+        if next(loc for loc, (h, _) in after.occupancy().items() if h == horse) != was:
+            break
+    t.press(f"horse:{horse}")
+    t.press("OK")  # now the value
+    while t.flow.face != face:
+        t.press("NEXT")
+    t.press("OK")
+    t.run(2.0)
+    assert t.phase is Phase.MAT and t.moves()[-1] == f"tip p2 {horse} {face}"
+    t.follow_mat()
+    return horse, was
+
+
+def test_pawns_put_back_before_the_tip_offer_to_take_it_back(tmp_path: Path) -> None:
+    t = HannipeTable(tmp_path / "g.jsonl")
+    horse, was = _tip_that_moves(t)
+    now = next(loc for loc, (h, _) in t.game.occupancy().items() if h == horse)
+    t.lift(now)
+    assert t.phase is Phase.MAT and t.text.startswith("Pawn moved!")  # lifted only: not yet put back
+    t.place(was)
+    t.run(1.0)
+    assert t.phase is Phase.UNDO and "Take back?" in t.text and "OK = take it back" in t.text
+    t.press("OK")
+    t.run(2.0)
+    assert t.moves()[-1] == "undo" and t.game.current_player == "p2" and not t.game.played
+    assert t.phase is Phase.TIP  # the mat already shows the race before the tip: nothing to follow
+
+
+def test_no_at_the_takeback_offer_keeps_the_tip_and_lists_the_pawn(tmp_path: Path) -> None:
+    t = HannipeTable(tmp_path / "g.jsonl")
+    horse, was = _tip_that_moves(t)
+    now = next(loc for loc, (h, _) in t.game.occupancy().items() if h == horse)
+    t.lift(now)
+    t.place(was)
+    t.run(1.0)
+    assert t.phase is Phase.UNDO
+    t.press("BACK")
+    assert t.phase is Phase.MAT and t.flow.fixups and t.moves()[-1].startswith("tip")
+    t.follow_mat()
+    assert t.game.current_player == "p3" and t.moves()[-1].startswith("tip")
 
 
 def test_the_hand_is_shown_only_behind_the_look_away_screen(tmp_path: Path) -> None:

@@ -8,12 +8,14 @@ decided by the position, so a resumed game lands in the right phase)::
     TIP --OK--> TIP | LOOK | TURN | FINISH       TIP/TURN --BACK--> the last tip taken back
     FINISH (bets revealed, payouts) --OK--> COINS --OK--> the next race | OVER
     any play phase --the mat differs from the race--> MAT --the mat matches--> the step again
+    MAT --the pawns put back as before the last tip--> UNDO --OK--> the tip taken back  --BACK--> MAT
 
-The mat's reeds only say "a pawn is here", so they make no move: they check the engine's ``occupancy()``.
-After every horse movement (and whenever a pawn is knocked) the screen lists the pawn moves still to make
-and takes no input until the sensed mat is exactly the race. Chance (programme, shuffle, deal) comes
-from the dice source; every move is journaled (fsynced) before the screen shows its effect. The flow
-decides no rule: it offers the engine's legal moves and applies them.
+The mat's reeds only say "a pawn is here", so they make no move: the sensed-board loop
+(``controller.sensed``) compares them with the engine's ``occupancy()``. After every horse movement (and
+whenever a pawn is knocked) the screen lists the pawn moves still to make and takes no input until the
+sensed mat is exactly the race; pawns put back where they stood before the last tip offer to take it back.
+Chance (programme, shuffle, deal) comes from the dice source; every move is journaled (fsynced) before
+the screen shows its effect. The flow decides no rule: it offers the engine's legal moves and applies them.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from controller.events import ButtonEvent, CellChanged, Event, Press, TimerFired
+from controller.events import ButtonEvent, Event, Press
 from controller.flows import FlowContext, TableParts, save_line
 from controller.flows import hannipe_screens as screens
 from controller.journal import UNDO
-from controller.referee import Referee
+from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import ignore_sensor
+from controller.sensed import SensedBoard
 from engines.base import Move
 from engines.hannipe import HORSES, NAMES, Action, State
 
@@ -41,6 +43,7 @@ class Phase(Enum):
     TURN = "turn"
     TIP = "tip"
     MAT = "mat"
+    UNDO = "undo"
     FINISH = "finish"
     COINS = "coins"
     OVER = "over"
@@ -49,7 +52,7 @@ class Phase(Enum):
 _PLAY = [Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP]
 """Phases where a decision is asked: the mat must show the race before any of them takes input."""
 
-_STEP_DONE = [*_PLAY, Phase.MAT]
+_STEP_DONE = [*_PLAY, Phase.MAT, Phase.UNDO]
 """Where ``onward`` is asked after a step: a decision made or taken back, the mat put right, the start."""
 _NEXT_STEP = [*_STEP_DONE, Phase.COINS]
 
@@ -58,7 +61,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "onward", "source": _STEP_DONE, "dest": Phase.FINISH, "conditions": "finish_due"},
     {"trigger": "onward", "source": [*_STEP_DONE, Phase.FINISH], "dest": Phase.OVER, "conditions": "game_over"},
     {"trigger": "onward", "source": Phase.FINISH, "dest": Phase.COINS},
-    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.MAT, "conditions": "mat_differs"},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.MAT, "conditions": "mat_differs",
+     "after": "follow"},
     {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.TURN, "conditions": "turn_due"},
     {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.LOOK, "conditions": "secret_due",
      "before": "fresh_entry"},
@@ -66,7 +70,9 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "ready", "source": Phase.LOOK, "dest": Phase.BET, "conditions": "bet_due"},
     {"trigger": "ready", "source": Phase.LOOK, "dest": Phase.TIP},
     {"trigger": "hide", "source": [Phase.BET, Phase.TIP], "dest": Phase.LOOK},
-    {"trigger": "misplaced", "source": _PLAY, "dest": Phase.MAT},
+    {"trigger": "misplaced", "source": _PLAY, "dest": Phase.MAT, "before": "knocked"},
+    {"trigger": "misplaced", "source": Phase.UNDO, "dest": Phase.MAT},
+    {"trigger": "ask_undo", "source": [*_PLAY, Phase.MAT], "dest": Phase.UNDO},
 ]
 
 
@@ -86,15 +92,16 @@ class HannipeFlow(TableParts):
     ready: Callable[[], bool]
     hide: Callable[[], bool]
     misplaced: Callable[[], bool]
+    ask_undo: Callable[[], bool]
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
         self.names = context.seat_names
         self.undo_stack = self.history(State)
-        # the mat's reeds, and the ones the players declared broken: the referee keeps them; the mat is
-        # never judged for a move, only compared with the race (``_diff``)
-        self.referee = Referee(self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
-        self.suspect: str | None = None  # a reed named as maybe stuck or dead: OK ignores it
+        # the mat is never judged for a move, only compared with the race, at once (no settle or grace time)
+        self.board = SensedBoard(self, self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0, log=self._log,
+                                 journal=self.journal, previous=self._previous)
+        self.referee = self.board.referee
         self.notice = ""
         self.moved = ""  # the last movement: the mat screen's title
         self.selected = 0  # the bet's starter
@@ -137,67 +144,65 @@ class HannipeFlow(TableParts):
 
     @property
     def fixups(self) -> tuple[str, ...]:
-        """The pawn moves still to make while play waits for them, by location (``lift LOC``, ``put 1 on
-        LOC``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""
-        if self.state is not Phase.MAT:
-            return ()
-        diff = self._diff()
-        return (*(f"lift {loc}" for _, _, extra in diff for loc in extra),
-                *(f"put 1 on {missing}" for _, missing, _ in diff if missing is not None))
+        """The pawn moves still to make while play waits for them, by location (``lift noiro:3``, ``put 1
+        noiro on noiro:5``) as the terminal's ``fix`` reads them; the screen says the same by horse and row."""
+        return self.referee.fixups if self.state is Phase.MAT else ()
 
     def start(self) -> None:
         self._advance()
 
     # -- events -------------------------------------------------------------------------------------------
 
-    @property
-    def sensed(self) -> set[str]:
-        """Locations whose reeds read closed (the referee's)."""
-        return self.referee.sensed
-
     def handle(self, event: Event) -> None:
-        if isinstance(event, CellChanged):
-            if not self.referee.sense(event):
-                return
-            if self.state is Phase.MAT:
-                self._mat_changed()
-            elif self.state in _PLAY and self._fixups():
-                self.moved = "Pawn moved!"
-                self.misplaced()
-        elif isinstance(event, TimerFired) and event.name == "stuck":
-            self._name_stuck()
-        elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
+        if self.board.handle(event):
+            return
+        if isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             self._button(event.button)
 
-    def on_enter_MAT(self) -> None:  # named by transitions after the Enum member
-        self.referee.post_fixups(self.fixups)
+    def knocked(self) -> None:
+        self.moved = "Pawn moved!"
 
-    def on_exit_MAT(self) -> None:
-        self.referee.clear_fixups()
-        self.suspect = None
+    def follow(self) -> None:
+        """A step moved a horse: the pawns must follow it before play goes on (no takeback offered meanwhile)."""
+        self.board.follow()
 
-    def _mat_changed(self) -> None:
-        if not self._fixups():
+    # -- the mat (asked by the sensed-board loop) --------------------------------------------------------
+
+    def board_stage(self) -> Stage | None:
+        if self.state in (Phase.MAT, Phase.UNDO):
+            return Stage.FIXUP
+        return Stage.PLAY if self.state in _PLAY else None
+
+    def moves_allowed(self) -> bool:
+        return False  # the reeds say only "a pawn is here": every step comes from the buttons
+
+    def board_right(self) -> None:
+        if self.state in (Phase.MAT, Phase.UNDO):
+            self.referee.clear_fixups()
             self._advance()
-            return
-        if self.referee.post_fixups(self.fixups):
-            self.suspect = None  # a new list: the stuck timer starts over
+
+    def cancel(self) -> bool:
+        return False  # no question about the mat is ever asked (the mat proves no move)
+
+    def commit(self, move: Move) -> None:
+        raise AssertionError(f"the mat proved {move}, but it proves no move")
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
+        raise AssertionError("the mat offers no moves")
+
+    def takeback_offered(self) -> bool:
+        """The pawns were put back as they stood before the last tip: offer to take it back."""
+        self.ask_undo()
+        return True
+
+    def say(self, notice: str) -> None:
+        """A stuck or dead reed named: the mat screen shows it by horse and row (``stuck_line``)."""
+        self._log(notice)
         self.redraw()
 
-    def _name_stuck(self) -> None:
-        """The same pawn moves listed for long: the first one's reed may be stuck closed or dead."""
-        location = self.referee.stuck_location() if self.state is Phase.MAT else None
-        if location is not None:
-            self.suspect = location
-            self._log(f"sensor {location} stuck?")
-            self.redraw()
-
-    def _mat_button(self, button: str) -> None:
-        """OK on the mat while a reed is named: the players say it is broken, and the mat is judged without it."""
-        if button == "OK" and self.suspect is not None:
-            ignore_sensor(self.referee, self.journal, self._log, self.suspect)
-            self.suspect = None
-            self._mat_changed()
+    def _previous(self) -> State | None:
+        """The race before the last tip, while BACK may still take it back (none past a chance event)."""
+        return self.undo_stack[-1][0] if self.undo_stack and self.undo_stack[-1][1].startswith("tip") else None
 
     def _button(self, button: str) -> None:
         phase = self.state
@@ -221,8 +226,14 @@ class HannipeFlow(TableParts):
             self.onward()  # the game is over, or the coins table before the next race
         elif phase is Phase.COINS and button == "OK" and self._draw_chance():
             self.onward()
-        elif phase is Phase.MAT:
-            self._mat_button(button)
+        elif phase is Phase.MAT and button == "OK":
+            self.board.ok_on_fixup()  # the reed named as stuck or dead is ignored
+        elif phase is Phase.UNDO:
+            if button == "OK":
+                self._take_back()
+            elif button == "BACK":
+                self.misplaced()  # the tip stands: the pawns go back where it put them
+                self.board.judge(settled=True)
 
     # -- what comes next ----------------------------------------------------------------------------------
 
@@ -329,6 +340,8 @@ class HannipeFlow(TableParts):
             return True
         self.undo_stack.pop()
         self.game = previous
+        self.board.new_position()
+        self.referee.clear_fixups()
         move = previous.parse_move(text)
         assert isinstance(move, Action)
         who = self._name(move.seat)
@@ -388,6 +401,7 @@ class HannipeFlow(TableParts):
         else:
             self.undo_stack.append((before, str(move)))
         self.game = after
+        self.board.new_position()
         return True
 
     def _save(self, player: str, move: str, state: State) -> bool:
@@ -410,8 +424,14 @@ class HannipeFlow(TableParts):
         if phase is Phase.COINS:
             return screens.coins_screen(g, names)
         if phase is Phase.MAT:
-            stuck = () if self.suspect is None else (screens.stuck_line(self.suspect),)
+            suspect = self.board.suspect
+            stuck = () if suspect is None else (screens.stuck_line(suspect),)
             return screens.mat_screen(self.moved or "Set the pawns", (*stuck, *self._fixups()))
+        if phase is Phase.UNDO:
+            previous, tip = self.undo_stack[-1]
+            move = previous.parse_move(tip)
+            assert isinstance(move, Action)
+            return screens.undo_screen(self._name(move.seat), move.horse, move.face)
         if phase is Phase.LOOK:
             return screens.handoff_screen(self._name(seat), "your bet" if g.step == "bet" else "your tip")
         if phase is Phase.BET:

@@ -161,6 +161,12 @@ def stuck_line(location: str) -> str:
     return f"{NAMES[horse]} {row} stuck? OK"
 
 
+def undo_screen(who: str, horse: str, face: str) -> Screen:
+    """The pawns put back as they stood before the last tip: take the tip back, or put them where it says."""
+    return Screen("Take back?", (fit(f"{who} {NAMES[horse]} {face}", f"{who} {SHORT[horse]} {face}"),
+                                 "pawns put back", "OK = take it back", "BACK = no"))
+
+
 def mat_screen(title: str, fixups: Sequence[str]) -> Screen:
     """After a movement: the pawn moves still to make; play waits until the mat shows the race."""
     return Screen(title, tuple(fixups[:4]), footer="play waits for pawns")
