@@ -36,6 +36,19 @@ def field_formations(field: str) -> tuple[int, int]:
     return _FIELD_FORMATIONS[field]
 
 
+def cannot_take(plan: Sequence[DamageStep], troops: Mapping[str, Sequence[int] | None]) -> str | None:
+    """The army that cannot take ``plan``'s first damage step without emptying a formation, and so loses
+    (I-4), or ``None``. One place for the rule that the engine's moves, the bots' fast successors and the
+    JSON reader all judge by."""
+    if not plan:
+        return None
+    field, army, amount, _ = plan[0]
+    formations = troops[army]
+    assert formations is not None, "organisation not entered yet"
+    i, j = field_formations(field)
+    return army if amount > formations[i] + formations[j] - 2 else None
+
+
 def damage_plan(cards: Mapping[str, Mapping[str, int]], troops: Mapping[str, Mapping[str, int]],
                 tiles: Mapping[str, int]) -> list[DamageStep]:
     """Steps 1-4 of "Dealing damage": who takes how much in which field, in resolution order.

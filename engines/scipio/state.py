@@ -10,18 +10,21 @@ Steps (``state.step``): ``org`` -> ``tiles`` (chance) -> per phase ``place`` -> 
 damaged field) -> ``offer`` (draw or pass) -> ``card`` (chance) -> the card's own step (``redeploy``,
 ``opportune``, ``opportune_draw``, ``relief``, ``deserter``, ``general``) -> the next phase, or after
 phase 2 ``tiles`` again. ``over`` once a formation is empty.
+
+This module alone sets a position's fields. The moves each step offers are in ``steps.py``, the bots' fast
+successors in ``successors.py`` and the JSON form in ``serial.py``; they change positions only through the
+methods here.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from itertools import permutations
 from typing import Any, Final
 
-from engines.base import IllegalMoveError, JsonDict, Move, check_players
-from engines.scipio.moves import PASS, Order, card, deserter, draw, parse, place, redeploy, relief, remove, tiles
+from engines.base import IllegalMoveError, JsonDict, Move
+from engines.scipio import serial
+from engines.scipio.moves import PASS, Order, card, deserter, parse, redeploy, relief
 from engines.scipio.organisations import Organisations
 from engines.scipio.rules import (
     ADJACENT,
@@ -31,81 +34,16 @@ from engines.scipio.rules import (
     FORMATIONS,
     NEW_ORDERS,
     DamageStep,
+    cannot_take,
     field_formations,
     other,
     plan_damage,
 )
+from engines.scipio.steps import DRAWS, TILE_ORDERS, placements, removals
+from engines.scipio.successors import after_each
 
 PLAYERS: Final = ARMIES
 LOCATIONS: Final = tuple(f"{army}:{f}" for army in ARMIES for f in FORMATIONS)
-TILE_ORDERS: Final = tuple(tiles((a, b, c)) for a, b, c in permutations((1, 2, 3)))
-STEPS: Final = ("org", "tiles", "place", "remove", "offer", "card", "redeploy", "opportune", "opportune_draw",
-                "relief", "deserter", "general", "over")
-_DRAWS: Final = {army: draw(army) for army in ARMIES}  # built once: the bots weigh the offer after every removal
-_DRAWER_STEPS: Final = ("redeploy", "opportune", "opportune_draw", "relief", "general")
-
-
-@cache
-def _placements(army: str, hand: tuple[int, ...]) -> tuple[Move, ...]:
-    """Every way to put three cards of ``hand`` on the fields (built once per hand: bots ask often)."""
-    return tuple(place(army, (y, p, g)) for y, p, g in permutations(hand, 3))
-
-
-@cache
-def _placements_of(hand: tuple[int, ...]) -> dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]]:
-    """Per three cards of ``hand`` put down (by field): the placed cards, and the hand left as a position holds
-    it and as its key reads it, as ``_do_place`` makes them. Built once per hand and shared by every position
-    ``State.successors`` builds: a position's containers never change in place."""
-    out: dict[tuple[int, ...], tuple[dict[str, int], list[int], _CardsKey]] = {}
-    for nums in permutations(hand, 3):
-        left = [c for c in hand if c not in nums]  # cards are unique
-        out[nums] = dict(zip(FIELDS, nums, strict=True)), left, tuple(left)
-    return out
-
-
-@cache
-def _removals(army: str, field: str, amount: int, first: int, second: int) -> tuple[Move, ...]:
-    """Every split of ``amount`` over a field's formations holding ``first`` and ``second`` tokens that
-    leaves both non-empty (built once per case: bots weigh every removal of every plan)."""
-    return tuple(remove(army, field, (x, amount - x)) for x in range(amount + 1)
-                 if x < first and amount - x < second)
-
-
-def _cannot_take(plan: Sequence[DamageStep], troops: Mapping[str, list[int] | None]) -> str | None:
-    """The army that cannot take ``plan``'s first damage step without emptying a formation, and so loses
-    (I-4), or ``None``. One place for the rule that ``apply``, the bots' fast ``successors`` and
-    ``from_json`` all judge by."""
-    if not plan:
-        return None
-    field, army, amount, _ = plan[0]
-    formations = troops[army]
-    assert formations is not None, "organisation not entered yet"
-    i, j = field_formations(field)
-    return army if amount > formations[i] + formations[j] - 2 else None
-
-
-def _versus(mine: int, theirs: int) -> int:
-    """How a card fares against the opponent's in one field, all ``plan_damage`` reads of the pair: 0 equal,
-    1 lower, 2 lower with the opponent's shield break, 3 higher, 4 higher with a shield break of its own."""
-    if mine == theirs:
-        return 0
-    if mine < theirs:
-        return 2 if theirs >= 2 * mine else 1
-    return 4 if mine >= 2 * theirs else 3
-
-
-_VERSUS: Final = {theirs: {mine: _versus(mine, theirs) for mine in CARDS} for theirs in CARDS}
-"""``_versus`` by the opponent's card, then by one's own. Why: placements whose cards fare alike in every field
-deal the same damage (the troops and tiles being the same), so ``State.successors`` works each out once."""
-
-
-_CardsKey = tuple[int, ...]
-"""One army's hand, or its placed or shown cards, in ``State.key``."""
-_Split = tuple[dict[str, list[int] | None], dict[str, int], tuple[object, ...], tuple[int, ...], str | None]
-"""A removal's troops and tokens removed, the key's troops and tokens removed after it, and the army that loses
-as the next damage step is asked for, if one does (``State._splits``)."""
-_NO_CARDS: Final = tuple(() for _ in ARMIES)  # ``State.key``'s placed or shown cards when there are none
-_FULL_HANDS: Final = tuple(CARDS for _ in ARMIES)  # ``State.key``'s hands at the start of a round
 
 
 def _cards_key(placed: dict[str, int] | None) -> tuple[int, ...]:
@@ -125,8 +63,8 @@ class State:
     changes): bots clone a position for every move they weigh, and a clone can then share all of them,
     and the cached ``key`` with them. Positions change only through ``apply`` (and ``from_json`` before
     first use); code that edits the containers by hand must not use the position's key afterwards, nor
-    ``successors`` or the bots' evaluation (``_SPLITS`` and ``engines.scipio.heuristic`` remember what they
-    worked out by container).
+    ``successors`` or the bots' evaluation (``engines.scipio.successors`` and ``engines.scipio.heuristic``
+    remember what they worked out by container).
     """
 
     __slots__ = ("_key", "_memo", "_winner", "deck", "discard", "drawer", "hands", "moves_left", "phase", "placed",
@@ -204,14 +142,14 @@ class State:
         if s == "org":
             return Organisations(player)
         if s == "place":
-            return _placements(player, tuple(self.hands[player]))
+            return placements(player, tuple(self.hands[player]))
         if s == "remove":
             field, army, amount, _ = self.plan[0]
             troops = self._troops(army)
             i, j = field_formations(field)
-            return _removals(army, field, amount, troops[i], troops[j])
+            return removals(army, field, amount, troops[i], troops[j])
         if s in ("offer", "opportune_draw"):
-            return [_DRAWS[player], PASS]
+            return [DRAWS[player], PASS]
         if s in ("redeploy", "opportune"):
             troops = self._troops(player)
             return [redeploy(i, j) for i in range(len(FORMATIONS)) if troops[i] >= 2 for j in ADJACENT[i]] + [PASS]
@@ -244,6 +182,11 @@ class State:
     def apply(self, move: Move) -> None:
         if not isinstance(move, Order) or not self._allows(move):
             raise IllegalMoveError(f"{move} is not legal now ({self.describe()})")
+        self._play(move)
+
+    def _play(self, move: Order) -> None:
+        """``apply`` without checking the move: for moves known to be legal (``apply`` checked it, or the
+        bots' candidates, see ``successors``)."""
         self._key = None
         _APPLY[move.kind](self, move)
 
@@ -272,26 +215,38 @@ class State:
 
     def _do_place(self, move: Order) -> None:
         army, nums = move.army, move.nums
-        self.placed = {**self.placed, army: dict(zip(FIELDS, nums, strict=True))}
-        self.hands = {**self.hands, army: [c for c in self.hands[army] if c not in nums]}  # cards are unique
+        self._put_cards(army, dict(zip(FIELDS, nums, strict=True)),
+                        [c for c in self.hands[army] if c not in nums])  # cards are unique
         if None not in self.placed.values():
             self._reveal()
+
+    def _put_cards(self, army: str, cards: dict[str, int], left: list[int]) -> None:
+        """``army``'s cards of the phase put down by field, ``left`` kept in hand."""
+        self.placed = {**self.placed, army: cards}
+        self.hands = {**self.hands, army: left}
 
     def _reveal(self) -> None:
         rome, carthage = self.placed["rome"], self.placed["carthage"]
         assert rome is not None and carthage is not None
         r, c = self._troops("rome"), self._troops("carthage")  # a field's formations: FORMATIONS 2k and 2k+1
-        self.plan = plan_damage(tuple(map(rome.__getitem__, FIELDS)), tuple(map(carthage.__getitem__, FIELDS)),
-                                (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5]),
-                                tuple(map(self.tiles.__getitem__, FIELDS)))
-        self.removed = {a: 0 for a in ARMIES}
-        self._next_damage()
+        plan = plan_damage(tuple(map(rome.__getitem__, FIELDS)), tuple(map(carthage.__getitem__, FIELDS)),
+                           (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5]),
+                           tuple(map(self.tiles.__getitem__, FIELDS)))
+        self._take_damage(self.troops, plan, {a: 0 for a in ARMIES}, cannot_take(plan, self.troops))
 
-    def _next_damage(self) -> None:
-        """Ask for the next removal, or end the game when it cannot be taken without emptying (I-4)."""
+    def _take_damage(self, troops: dict[str, list[int] | None], plan: list[DamageStep], removed: dict[str, int],
+                     loser: str | None) -> None:
+        """The troops and the tokens removed so far as a damage step (or the reveal) leaves them, and the damage
+        ``plan`` still to take; ``loser`` is ``cannot_take(plan, troops)``, which the bots' fast successors
+        work out once for many positions."""
+        self.troops, self.plan, self.removed = troops, plan, removed
+        self._next_damage(loser)
+
+    def _next_damage(self, loser: str | None) -> None:
+        """Ask for the next removal, or end the game when ``loser`` cannot take it without emptying a
+        formation (I-4); with no damage left, offer the draw or end the phase."""
         if self.plan:
             self.step = "remove"
-            loser = _cannot_take(self.plan, self.troops)
             if loser is not None:
                 self._lose(loser)
             return
@@ -307,7 +262,7 @@ class State:
         troops[j] -= move.nums[1]
         self.removed = {**self.removed, move.army: self.removed[move.army] + sum(move.nums)}
         self.plan = self.plan[1:]
-        self._next_damage()
+        self._next_damage(cannot_take(self.plan, self.troops))
 
     def _do_draw(self, move: Order) -> None:
         self.drawer = move.army
@@ -511,301 +466,33 @@ class State:
 
     def successors(self, moves: Sequence[Order]) -> list[tuple[Order, State]]:
         """The position after each of ``moves``, exactly as ``apply`` would leave it, for moves known to be
-        legal here (the bots' candidates).
+        legal here (the bots' candidates), built faster: see ``engines.scipio.successors``."""
+        return after_each(self, moves)
 
-        Why: whole-turn planning reaches every placement of a turn and every removal and draw offer after it,
-        hundreds per search node, and ``apply`` would check each move against the legal ones again. The key of
-        a position after one of those moves is mostly its parent's (the cards or the troops change, and what
-        the reveal, the damage step or the phase's end decide; the tiles and the New Orders do not), so it is
-        built from the parent's (``_key_after``).
-        """
-        out: list[tuple[Order, State]] = []
-        step = self.step
-        if step not in ("place", "remove", "offer"):
-            for move in moves:
-                t = self.clone()
-                t._key = None
-                _APPLY[move.kind](t, move)
-                out.append((move, t))
-            return out
-        parent: tuple[Any, ...] = self.key()  # its parts' types are ``key``'s
-        if step == "offer":  # draw, or pass and end the phase
-            for move in moves:
-                t = self.clone()
-                t._key = None
-                _APPLY[move.kind](t, move)
-                t._key = t._key_after(parent, parent[3], parent[4], parent[5])
-                out.append((move, t))
-            return out
-        if step == "remove":  # ``_do_remove``, with what every split shares worked out once
-            rest, rest_key, splits = self._splits(moves, parent[3])
-            for move, (troops_after, removed, troops_key, removed_key, loser) in zip(moves, splits, strict=True):
-                t = self.clone()
-                t.troops, t.removed, t.plan = troops_after, removed, rest
-                if rest:  # ``_next_damage`` with its check worked out in ``_splits``, and ``_key_after``'s key
-                    t.step = "remove"
-                    if loser is not None:
-                        t._lose(loser)
-                    t._key = (t.step, parent[1], parent[2], troops_key, parent[4], parent[5], rest_key, removed_key,
-                              t.drawer, parent[9], t._winner, parent[11])
-                else:
-                    t._next_damage()
-                    t._key = t._key_after(parent, troops_key, parent[4], parent[5])
-                out.append((move, t))
-            return out
-        _SPLITS.clear()  # a new turn's placements: the removals remembered so far were of other turns
-        army = self.current_player
-        assert army is not None
-        index = ARMIES.index(army)
-        placements = _placements_of(tuple(self.hands[army]))
-        hands_key, placed_key = parent[4], parent[5]
-        first = self.placed[other(army)]  # Rome's cards when Carthage places: the reveal follows
-        if first is not None:  # what ``_reveal`` reads, the same for every placement
-            r, c = self._troops("rome"), self._troops("carthage")
-            field_troops = (r[0] + r[1], r[2] + r[3], r[4] + r[5]), (c[0] + c[1], c[2] + c[3], c[4] + c[5])
-            first_cards, tiles_ = tuple(map(first.__getitem__, FIELDS)), tuple(map(self.tiles.__getitem__, FIELDS))
-            removed = {a: 0 for a in ARMIES}  # shared: containers never change in place
-            removed_key = tuple(removed.values())
-            versus_y, versus_p, versus_g = (_VERSUS[card] for card in first_cards)
-            # by the placement's ``_VERSUS`` per field: the damage plan, as the key holds it, and the army that
-            # cannot take its first step (``_next_damage``)
-            plans: dict[tuple[int, int, int], tuple[list[DamageStep], tuple[DamageStep, ...], str | None]] = {}
-        for move in moves:
-            nums = move.nums
-            cards, left, left_key = placements[nums]
-            t = self.clone()
-            t.placed = {**self.placed, army: cards}
-            t.hands = {**self.hands, army: left}
-            hands = (*hands_key[:index], left_key, *hands_key[index + 1:])
-            placed = (*placed_key[:index], nums, *placed_key[index + 1:])
-            if first is None:
-                t._key = (*parent[:4], hands, placed, *parent[6:])
-            else:  # ``_reveal``
-                t._key = None
-                y, p, g = nums
-                versus = versus_y[y], versus_p[p], versus_g[g]
-                dealt = plans.get(versus)
-                if dealt is None:  # one list per damage dealt, shared by the placements dealing it
-                    plan = plan_damage(first_cards, nums, *field_troops, tiles_) if index else \
-                        plan_damage(nums, first_cards, *field_troops, tiles_)
-                    dealt = plans[versus] = plan, tuple(plan), _cannot_take(plan, self.troops)
-                plan, plan_key, loser = dealt
-                t.plan = plan
-                t.removed = removed
-                if plan:  # ``_next_damage`` and ``_key_after`` with what the damage dealt decides worked out once
-                    t.step = "remove"
-                    if loser is not None:
-                        t._lose(loser)
-                    t._key = (t.step, parent[1], parent[2], parent[3], hands, placed, plan_key, removed_key, t.drawer,
-                              parent[9], t._winner, parent[11])
-                else:
-                    t._next_damage()
-                    t._key = t._key_after(parent, parent[3], hands, placed)
-            out.append((move, t))
-        return out
-
-    def _splits(self, moves: Sequence[Order], troops_key: tuple[object, ...]
-                ) -> tuple[list[DamageStep], tuple[DamageStep, ...], list[_Split]]:
-        """For a removal step, the damage left (and as the key holds it) and, per split in ``moves``, the troops,
-        the tokens removed and the key's troops and tokens removed after it (``troops_key``: the key's troops
-        now), as ``_do_remove`` leaves them, and the army that cannot take the next damage step after it
-        (``None``: none, or no step left).
-
-        Why remembered (``_SPLITS``): a turn's placements that deal the same damage share their troops, their
-        damage plan (see ``successors``) and what was removed, so whole-turn planning asks for the very same
-        removals after each of them; the positions after them can then share these containers in turn, which
-        never change in place."""
-        troops_now, plan, removed_now = self.troops, self.plan, self.removed
-        memo_key = (id(troops_now), id(plan), id(removed_now), id(moves))
-        known = _SPLITS.get(memo_key)
-        if known is not None:
-            return known[1], known[2], known[3]
-        field, remover, _, _ = plan[0]
-        i, j = field_formations(field)
-        troops, index = self._troops(remover), ARMIES.index(remover)
-        taken = removed_now[remover]
-        rest = plan[1:]
-        splits: list[_Split] = []
-        for move in moves:
-            from_i, from_j = move.nums
-            left = troops[:]
-            left[i] -= from_i
-            left[j] -= from_j
-            troops_after = {**troops_now, remover: left}
-            loser = _cannot_take(rest, troops_after)  # that army loses (``_next_damage``)
-            removed = {**removed_now, remover: taken + from_i + from_j}
-            splits.append((troops_after, removed, (*troops_key[:index], tuple(left), *troops_key[index + 1:]),
-                           tuple(removed.values()), loser))
-        if len(_SPLITS) >= _SPLITS_LIMIT:
-            _SPLITS.clear()
-        rest_key = tuple(rest)
-        _SPLITS[memo_key] = ((troops_now, plan, removed_now, moves), rest, rest_key, splits)  # holds them: no id reused
-        return rest, rest_key, splits
-
-    def _key_after(self, parent: tuple[Any, ...], troops: object, hands: object,
-                   placed: object) -> tuple[object, ...]:
-        """This position's key, built from the key of the position one placement, removal or answer to the
-        draw offer before it and the key's parts for the troops, hands and placed cards it has now (what
-        ``key`` would compute: the phase goes on, or it ends as ``_end_phase`` ends it)."""
-        step, rare, removed = self.step, parent[11], tuple(self.removed.values())
-        if step in ("remove", "offer", "card", "over"):  # the phase goes on
-            return (step, parent[1], parent[2], troops, hands, placed, tuple(self.plan), removed, self.drawer,
-                    parent[9], self._winner, rare)
-        if self.phase == 2:  # phase 1 ended: its cards are face up
-            return (step, parent[1], 2, troops, hands, _NO_CARDS, (), removed, None, parent[9], None,
-                    (rare[0], placed, rare[2], rare[3]))
-        return (step, self.round, 1, troops, _FULL_HANDS, _NO_CARDS, (), removed, None, parent[9], None,
-                (rare[0], _NO_CARDS, rare[2], rare[3]))  # a new round
+    def _know_key(self, key: tuple[object, ...]) -> None:
+        """Take ``key`` as this position's: the fast successors build it from their parent's key."""
+        self._key = key
 
     def to_json(self) -> JsonDict:
-        return {
-            "game": self.game,
-            "step": self.step,
-            "round": self.round,
-            "phase": self.phase,
-            "troops": {a: (dict(zip(FORMATIONS, t, strict=True)) if t is not None else None)
-                       for a, t in self.troops.items()},
-            "tiles": dict(self.tiles),
-            "hands": {a: list(h) for a, h in self.hands.items()},
-            "placed": {a: (dict(p) if p is not None else None) for a, p in self.placed.items()},
-            "shown": {a: dict(p) for a, p in self.shown.items()},
-            "plan": [list(step) for step in self.plan],
-            "removed": dict(self.removed),
-            "drawer": self.drawer,
-            "moves_left": self.moves_left,
-            "deck": dict(self.deck),
-            "discard": dict(self.discard),
-            "winner": self._winner,
-        }
+        return serial.to_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> State:
         """Rebuild a state, rejecting anything inconsistent (journals can be hand-edited or torn)."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a Scipio state is a JSON object, got {type(data).__name__}")
-        if data.get("game") != "scipio":
-            raise ValueError(f"game: expected 'scipio', got {data.get('game')!r}")
+        f = serial.read(data)
         s = cls()
-        s.step = _choice(data.get("step"), STEPS, "step")
-        s.round = _int(data.get("round"), "round", 1, 10_000)
-        s.phase = _int(data.get("phase"), "phase", 1, 2)
-        troops = _mapping(data.get("troops"), "troops", ARMIES)
-        for a in ARMIES:
-            t = troops[a]
-            s.troops[a] = None if t is None else [_int(v, f"troops.{a}.{f}", 0, 34)
-                                                  for f, v in _mapping(t, f"troops.{a}", FORMATIONS).items()]
-        tiles_ = data.get("tiles")
-        if tiles_:
-            s.tiles = {f: _int(v, f"tiles.{f}", 1, 3) for f, v in _mapping(tiles_, "tiles", FIELDS).items()}
-            if sorted(s.tiles.values()) != [1, 2, 3]:
-                raise ValueError(f"tiles: each of 1, 2, 3 once, got {s.tiles}")
-        hands = _mapping(data.get("hands"), "hands", ARMIES)
-        s.hands = {a: [_card(c, f"hands.{a}") for c in _list(hands[a], f"hands.{a}")] for a in ARMIES}
-        placed = _mapping(data.get("placed"), "placed", ARMIES)
-        s.placed = {a: (None if p is None else {f: _card(v, f"placed.{a}.{f}")
-                                                for f, v in _mapping(p, f"placed.{a}", FIELDS).items()})
-                    for a, p in placed.items()}
-        shown = _mapping(data.get("shown"), "shown", ARMIES)
-        s.shown = {a: {} if p == {} else {f: _card(v, f"shown.{a}.{f}")
-                                         for f, v in _mapping(p, f"shown.{a}", FIELDS).items()}
-                   for a, p in shown.items()}
-        s.plan = []
-        for i, entry in enumerate(_list(data.get("plan"), "plan")):
-            entry = _list(entry, f"plan[{i}]")
-            if len(entry) != 4:
-                raise ValueError(f"plan[{i}]: expected [field, army, amount, shield_break], got {entry!r}")
-            s.plan.append((_choice(entry[0], FIELDS, f"plan[{i}].field"),
-                           check_players(entry[1], ARMIES, f"plan[{i}].army"),
-                           _int(entry[2], f"plan[{i}].amount", 1, 4), bool(entry[3])))
-        s.removed = {a: _int(v, f"removed.{a}", 0, 34) for a, v in _mapping(data.get("removed"), "removed",
-                                                                            ARMIES).items()}
-        drawer = data.get("drawer")
-        s.drawer = None if drawer is None else check_players(drawer, ARMIES, "drawer")
-        s.moves_left = _int(data.get("moves_left", 0), "moves_left", 0, 2)
-        s.deck = {n: _int(v, f"deck.{n}", 0, NEW_ORDERS[n]) for n, v in _mapping(data.get("deck"), "deck",
-                                                                               NEW_ORDERS).items()}
-        s.discard = {n: _int(v, f"discard.{n}", 0, NEW_ORDERS[n])
-                     for n, v in _mapping(data.get("discard"), "discard", NEW_ORDERS).items()}
-        winner = data.get("winner")
-        s._winner = None if winner is None else check_players(winner, ARMIES, "winner")
-        _check(s)
+        s.step, s.round, s.phase, s.troops, s.tiles = f.step, f.round, f.phase, f.troops, f.tiles
+        s.hands, s.placed, s.shown, s.plan, s.removed = f.hands, f.placed, f.shown, f.plan, f.removed
+        s.drawer, s.moves_left, s.deck, s.discard, s._winner = f.drawer, f.moves_left, f.deck, f.discard, f.winner
+        serial.check(s)
         return s
 
-
-_SPLITS: dict[tuple[int, int, int, int],
-              tuple[tuple[object, ...], list[DamageStep], tuple[DamageStep, ...], list[_Split]]] = {}
-"""``State._splits`` by the identity of the troops, damage plan, removed tokens and moves it was asked for,
-each entry holding those objects (so their identities are not reused while it lives). Emptied as a new turn's
-placements are weighed, and at ``_SPLITS_LIMIT`` entries: its use is within one whole-turn search, and what it
-holds stays alive only that long."""
-_SPLITS_LIMIT: Final = 4096
 
 _APPLY: Final[dict[str, Callable[[State, Order], None]]] = {
     "org": State._do_org, "tiles": State._do_tiles, "place": State._do_place, "remove": State._do_remove,
     "draw": State._do_draw, "pass": State._do_pass, "card": State._do_card, "redeploy": State._do_redeploy,
     "relief": State._do_relief, "deserter": State._do_deserter,
 }  # ``apply``'s dispatch on the move's kind, looked up once
-
-
-def _check(s: State) -> None:
-    """Cross-field consistency a hand edit or a torn write could break."""
-    if (s.step == "over") != (s._winner is not None):
-        raise ValueError("winner: set exactly when step is 'over'")
-    if s.step not in ("org", "over") and any(t is None for t in s.troops.values()):
-        raise ValueError("troops: both organisations must be entered after setup")
-    if s.step not in ("org", "tiles") and not s.tiles:
-        raise ValueError("tiles: missing after the first shuffle")
-    if s.step == "remove" and not s.plan:
-        raise ValueError("plan: a removal is due but no damage is pending")
-    if s.step in (*_DRAWER_STEPS, "deserter", "card") and s.drawer is None:
-        raise ValueError(f"drawer: step {s.step} needs the drawing army")
-    if s.step == "card" and not sum(s.deck.values()):
-        raise ValueError("deck: a draw is due from an empty deck")
-    if s.step == "offer" and (s._more_removed() is None or not s.deck_left()):
-        raise ValueError("removed: a draw is offered only to the army that removed more, from a non-empty deck")
-    if s.step == "remove" and _cannot_take(s.plan, s.troops) is not None:
-        raise ValueError("plan: the pending damage empties a formation, so the game should be over")
-    if s.step in ("redeploy", "opportune") and s.moves_left < 1:
-        raise ValueError(f"moves_left: step {s.step} needs a move left")
-    if any(s.deck[n] + s.discard[n] > NEW_ORDERS[n] for n in NEW_ORDERS):
-        raise ValueError("deck, discard: more New Orders cards than the game has")
-    if s.step != "over" and any(len(p) != (0 if s.phase == 1 else len(FIELDS)) for p in s.shown.values()):
-        raise ValueError("shown: phase-1 cards are face up in phase 2 only, one per field")
-    for a in ARMIES:
-        t = s.troops[a]
-        if t is not None and s.step not in ("over",) and min(t) < 1:
-            raise ValueError(f"troops.{a}: a formation is empty but the game is not over")
-        cards = list(s.hands[a]) + list((s.placed[a] or {}).values()) + list(s.shown[a].values())
-        if sorted(cards) != list(CARDS):
-            raise ValueError(f"hands.{a}: hand, placed and shown cards must be {list(CARDS)} once each")
-
-
-def _choice(value: object, allowed: Sequence[str], key: str) -> str:
-    if value not in allowed:
-        raise ValueError(f"{key}: expected one of {', '.join(allowed)}, got {value!r}")
-    return str(value)
-
-
-def _int(value: object, key: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{key}: expected a whole number {low}..{high}, got {value!r}")
-    return value
-
-
-def _card(value: object, key: str) -> int:
-    return _int(value, key, CARDS[0], CARDS[-1])
-
-
-def _list(value: object, key: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ValueError(f"{key}: expected a list, got {value!r}")
-    return value
-
-
-def _mapping(value: object, key: str, names: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(value, Mapping) or set(value) != set(names):
-        raise ValueError(f"{key}: expected keys {', '.join(names)}, got {value!r}")
-    return {n: value[n] for n in names}
 
 
 def new_game() -> State:
