@@ -175,12 +175,8 @@ class SensedBoard:
     def _back_to_previous(self) -> bool:
         """The sensed board is the position before the last step: the players put that step back."""
         before = self.previous()
-        if before is None or before is self._offered or self.referee.restoring:
-            return False  # nothing to take back, asked once already, or the board is following a move
-        ignored = self.referee.ignored
-        shown = {loc for loc, (_, n) in before.occupancy().items() if n > 0} - ignored
-        if self.referee.seen() != shown or shown == self.referee.projection().before_set - ignored:
-            return False
+        if before is None or before is self._offered or not put_back(self.referee, before):
+            return False  # nothing to take back, or asked once already
         self._offered = before
         return True
 
@@ -217,6 +213,17 @@ class SensedBoard:
         if location is not None and self.game.board_stage() in (Stage.FIXUP, Stage.SETUP):
             self.suspect = location
             self.game.say(f"sensor {label(location)} {STUCK}")
+
+
+def put_back(referee: Referee, before: GameState) -> bool:
+    """The sensed board shows ``before`` (the position before the last step), which the position now does
+    not: the players put that step back, and a takeback is offered. Never while the board is still
+    following a step (``restoring``): it shows the old position only because the pieces have not moved yet."""
+    def shown(position: GameState) -> frozenset[str]:
+        return frozenset(loc for loc, (_, n) in position.occupancy().items() if n > 0) - referee.ignored
+
+    earlier = shown(before)
+    return not referee.restoring and referee.seen() == earlier and earlier != shown(referee.position())
 
 
 def ignore_sensor(referee: Referee, journal: Journal, log: Callable[[str], None], location: str) -> None:

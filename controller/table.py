@@ -28,7 +28,7 @@ from controller.loop import EventLoop
 from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
-from controller.table_state import Line, Seat, StateFeed, TableState
+from controller.table_state import Line, Seat, StateFeed, TableState, look_away
 from engines.base import GameState, Scored
 from engines.registry import get_game, load_ref
 from hw_config import Needs, Profile, load_profile
@@ -341,30 +341,43 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,
                                                   opened.history, faults, dict(bots or {})))
     loop.set_handler(flow.handle)
+    for standing in io.inputs.standing(loop.clock.now()):  # pieces already on the board, seen before the flow was
+        loop.post(standing)
     if io.gpio is not None:
         for fault in io.gpio.startup_faults:
             loop.post(fault)
     kinds = dict(opened.journal.header.get("seats") or seats or {})
-    feed = StateFeed(lambda: table_state(io, flow, opened.journal, kinds))
+    seat_screen = load_ref(info.seat_screen) if info.seat_screen is not None else None
+    feed = StateFeed(lambda: table_state(io, flow, opened.journal, kinds, seat_screen))
     link = getattr(io.hardware, "link", None)
     loop.after_tick(lambda: feed.refresh((opened.journal.seq, display.current, io.inputs.changes, flow.fixups,
                                           flow.phase, flow.notice, link.status if link is not None else None)))
     return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults, feed)
 
 
-def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, str]) -> TableState:
+def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, str],
+                seat_screen: Callable[[Any, str, Mapping[str, str]], Screen | None] | None = None) -> TableState:
     """The snapshot every view reads (``controller.table_state``), built from the flow, the journal, the
-    inputs and the screen; ``kinds`` are the seats the table's bots play (seat -> bot kind)."""
+    inputs and the screen; ``kinds`` are the seats the table's bots play (seat -> bot kind), ``seat_screen``
+    the game's screen of what only one seat may see (its registry entry's)."""
     game = flow.game
-    names = io.profile.seats
-    seats = tuple(Seat(seat, names.get(seat, seat), f"bot:{kinds[seat]}" if seat in kinds else "person")
+    names = {seat: io.profile.seats.get(seat, seat) for seat in game.players}
+    seats = tuple(Seat(seat, names[seat], f"bot:{kinds[seat]}" if seat in kinds else "person")
                   for seat in game.players)
+    private: dict[str, Screen] = {}
+    if seat_screen is not None:
+        private = {seat: shown for seat in game.players if (shown := seat_screen(game, seat, names)) is not None}
+    screen = io.display.current
+    if screen is not None and screen.private:  # a seat's secret entry is up: the OLED's reader is that seat
+        private[screen.private] = screen
+        named = io.profile.seats.get(screen.private) or screen.headline or screen.private
+        screen = look_away(named)
     scores: dict[str, int] = game.scores() if isinstance(game, Scored) else {}
     link = getattr(io.hardware, "link", None)
     return TableState(
         game=io.profile.game, seq=journal.seq, phase=flow.phase.value, seats=seats,
         to_move=game.current_player, over=game.is_over(), outcome=outcome(game), scores=MappingProxyType(scores),
         expected=MappingProxyType(dict(game.occupancy())), sensed=frozenset(io.inputs.sensed),
-        ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), screen=io.display.current,
+        ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), screen=screen,
         notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),
-        link=link.status.value if link is not None else None)
+        link=link.status.value if link is not None else None, private=MappingProxyType(private))

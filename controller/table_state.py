@@ -24,7 +24,6 @@ from controller.screen import Screen
 log = logging.getLogger("boardkeeper")
 
 
-
 @dataclass(frozen=True)
 class Seat:
     """A seat as the views name it, and who plays it: "person" at the table, "bot:mcts", later "phone" or
@@ -83,6 +82,11 @@ class TableState:
 
     def name(self, seat: str | None) -> str:
         return next((s.name for s in self.seats if s.seat == seat), seat or "")
+
+
+def look_away(name: str) -> Screen:
+    """The public face of a screen private to one seat: whose it is, and that everyone else looks away."""
+    return Screen(f"{name}: secret", (f"everyone but {name}", "look away!"), footer="secret")
 
 
 Observer = Callable[[TableState], None]

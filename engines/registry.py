@@ -89,6 +89,7 @@ class GameInfo:
     table_options: Mapping[str, Any] = field(default_factory=dict)
     chance_screen: str | None = None
     board_view: str | None = None
+    seat_screen: str | None = None
     test_seeds: tuple[int, ...] = (1,)
     short: bool = False
     listed: int = 100
@@ -98,6 +99,8 @@ class GameInfo:
 
         ``board_view`` names ``(table_state) -> list[str]``: the board drawn as text lines for the terminal
         (the engine's pieces, the sensors that disagree), from the table state every view reads.
+        ``seat_screen`` names ``(state, seat, names) -> Screen | None``: what only that seat may see (its hand,
+        its bet, its organisation), for its own view (a phone), in a game that hides information.
         ``chance_screen`` names ``(screen, outcomes) -> bool``: the screen shows no chance outcome that
         ``outcomes`` (the notation of each one journaled, oldest first) does not justify -- the dice, the
         spinner, the die a frame may show, which ``bench.powercut`` checks against the fsynced journal.
@@ -129,7 +132,7 @@ class GameInfo:
         if not self.test_seeds:
             out.append("test_seeds: at least one seed for the generic tests")
         for key in ("evaluator", "candidates", "successors", "flow", "screen", "scripted", "printable",
-                    "chance_screen", "board_view"):
+                    "chance_screen", "board_view", "seat_screen"):
             ref = getattr(self, key)
             if ref is not None and (ref.count(":") != 1 or not all(ref.partition(":")[::2])):
                 out.append(f"{key} {ref!r}: a 'module:attr' reference")

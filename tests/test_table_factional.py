@@ -368,6 +368,31 @@ def test_a_chit_on_the_wrong_cell_is_taken_back_and_guided_back_first(table: Fac
     assert table.flow.game.control["latium"] == "carthage-copper" and table.replayed() == table.flow.game.to_json()
 
 
+def test_a_chit_put_back_where_it_stood_offers_to_take_the_event_back(table: FactionalTable) -> None:
+    table.lift("latium", "rome-silver")
+    table.put("latium", "carthage-silver")
+    table.wait_message()
+    assert table.moves() == ["control latium carthage-silver"]
+    table.lift("latium", "carthage-silver")
+    table.put("latium", "rome-silver")  # put back as before the event
+    assert table.phase is Phase.UNDO and "Latium > C.Silver" in table.text
+    table.press("OK")
+    assert table.moves()[-1] == "undo" and table.phase is Phase.BOARD  # the tray already shows it: no fix-up
+    assert table.flow.game.to_json() == new_game().to_json() == table.replayed()
+
+
+def test_no_at_the_offer_reads_the_chit_put_back_as_a_control_event(table: FactionalTable) -> None:
+    table.lift("latium", "rome-silver")
+    table.put("latium", "carthage-silver")
+    table.wait_message()
+    table.lift("latium", "carthage-silver")
+    table.put("latium", "rome-silver")
+    assert table.phase is Phase.UNDO
+    table.press("BACK")  # Rome took Latium back on the map: an event of its own
+    assert table.moves() == ["control latium carthage-silver", "control latium rome-silver"]
+    assert table.flow.game.control["latium"] == "rome-silver" and table.replayed() == table.flow.game.to_json()
+
+
 def test_a_wrong_activation_is_taken_back_from_the_event_list(table: FactionalTable) -> None:
     table.to_card_play("carthage-silver")
     table.press("faction:carthage-copper")  # Silver was to play, and without asking

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hannibal_harness import Harness
 
+from controller.demo import run_demo
 from controller.table_state import TableState
 from controller.terminal import run_terminal
 from engines.registry import games, get_game, load_ref
@@ -77,3 +78,24 @@ def test_at_the_terminal_a_persons_wrong_move_is_theirs_to_put_right(tmp_path: P
     assert "lift 21" in screens[-4] and "lift 21" in screens[-3]  # after each wait: still there, still asked
     assert "Yellow to move" in screens[-2] and "lift 21" not in screens[-2]  # ``fix`` put it right
     assert "21 .  " in screens[-2]  # and the board view agrees
+
+
+@pytest.mark.parametrize("game", [g.name for g in games() if g.seat_screen and g.scripted])
+def test_each_seat_sees_its_secrets_and_nobody_elses(tmp_path: Path, game: str) -> None:
+    """A whole demo watched through the table state: a seat's own screen (its hand, its bet, its organisation)
+    is only ever under that seat in ``private``; while a seat's secret entry is on the OLED, the public screen
+    says only "look away"; and what a private screen says never appears on the public one."""
+    seen: list[TableState] = []
+    result = run_demo(2, tmp_path / "j.jsonl", game=game, faults=lambda table: table.feed.watch(seen.append))
+    assert result.table.finished() and len(seen) > 20
+    covered = 0
+    for state in seen:
+        assert set(state.private) <= {s.seat for s in state.seats}
+        for seat, screen in state.private.items():
+            assert screen.private == seat, (seat, screen)
+        public = state.screen
+        assert public is None or not public.private, public
+        if public is not None and public.title.endswith(": secret"):
+            covered += 1
+            assert all(not set(secret.lines) & set(public.lines) for secret in state.private.values())
+    assert covered > 0, "no secret entry was ever on the OLED"

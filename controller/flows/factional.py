@@ -9,6 +9,7 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
     any phase --a row with two chits, or the tray changed during an entry--> FIXUP --tray right--> (back)
     BOARD/DUTIES/FIXUP --BACK--> UNDO (FORM: "Take back last") --OK--> the event before (the tray follows)
                                       --BACK--> where it was
+    BOARD/DUTIES/DEAL --the tray put back as before the last event--> UNDO (BACK: the chit moved is an event)
 
 The tray is judged by ``controller.referee.Referee`` (the sensed cells, the settle and grace timers,
 sensors declared broken); what a row means is this game's: one chit on a new cell is a ``control``
@@ -38,7 +39,7 @@ from controller.flows import factional_screens as screens
 from controller.journal import UNDO
 from controller.referee import Referee
 from controller.screen import Screen
-from controller.sensed import ignore_sensor
+from controller.sensed import ignore_sensor, put_back
 from engines.base import Move
 from engines.factional import HOLDERS, PROVINCES, Answer, Control, Die, Play, Reinforced, State, location
 from engines.factional.table import side_of
@@ -150,6 +151,7 @@ class FactionalFlow(TableParts):
         self.back = Phase.BOARD  # where a fix-up or the "nobody?" question returns to
         self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, event notation
         self.undo_from = Phase.BOARD  # where "Take back?" was asked from: BACK returns there
+        self._offered: State | None = None  # the position whose takeback the tray offered (once each)
         self.nobody = ""  # the province whose chit is off the tray
         # the entry in progress (FORM, CONFIRM)
         self.words: list[str] = []
@@ -461,6 +463,8 @@ class FactionalFlow(TableParts):
             if grace:
                 self._fix(f"{screens.province_name(reading.doubled[0])}: 2 chits")
             return
+        if reading.moved and self._tray_put_back():
+            return
         for move in reading.moved:
             if not self._tray_event(move):
                 return
@@ -469,6 +473,17 @@ class FactionalFlow(TableParts):
         elif reading.lifted and grace and phase is not Phase.NOBODY:
             self.nobody, self.back = reading.lifted[0], phase
             self.to_nobody()
+
+    def _tray_put_back(self) -> bool:
+        """The tray shows the position before the last event: "Take back?" (once; BACK at it reads the chit
+        moved as the event it also is)."""
+        before = self.undo_stack[-1][0] if self.undo_stack else None
+        if self.state not in (Phase.BOARD, Phase.DUTIES, Phase.DEAL) or before is None or before is self._offered \
+                or not put_back(self.referee, before):
+            return False
+        self._offered = before
+        self._ask_undo()
+        return True
 
     def _tray_event(self, move: Control) -> bool:
         """A chit moved: journal the control event, then name the province, the holder and the Honor change."""
@@ -541,7 +556,7 @@ class FactionalFlow(TableParts):
 
     def _keep(self) -> None:
         """BACK at "Take back?": where it was asked, and the tray judged as it stands now."""
-        {Phase.BOARD: self.to_board, Phase.DUTIES: self.to_duties, Phase.FORM: self.to_form,
+        {Phase.BOARD: self.to_board, Phase.DUTIES: self.to_duties, Phase.DEAL: self.to_deal, Phase.FORM: self.to_form,
          Phase.FIXUP: self.to_fixup}[self.undo_from]()
         self._judge()
 

@@ -161,6 +161,14 @@ def stuck_line(location: str) -> str:
     return f"{NAMES[horse]} {row} stuck? OK"
 
 
+def seat_screen(g: State, seat: str, names: Mapping[str, str] = SEATS) -> Screen:
+    """What only ``seat`` may see, on its own view: its bet this race and its dealt hand."""
+    bet = g.bets.get(seat)
+    hand = (hand_text(g.hand(seat)),) if g.hands is not None else ()
+    lines = (f"bet: {NAMES[bet]}" if bet else "no bet yet", *hand)
+    return Screen(f"{names.get(seat, seat)}: your secrets", lines, footer=f"race {g.race}", private=seat)
+
+
 def undo_screen(who: str, horse: str, face: str) -> Screen:
     """The pawns put back as they stood before the last tip: take the tip back, or put them where it says."""
     return Screen("Take back?", (fit(f"{who} {NAMES[horse]} {face}", f"{who} {SHORT[horse]} {face}"),

@@ -99,6 +99,18 @@ def placement_screen(army: str, values: Sequence[int], cursor: int, notice: str 
                   footer="OK next, BACK back", headline=NAMES[army], private=army)
 
 
+def seat_screen(g: State, army: str, names: Mapping[str, str] = NAMES) -> Screen:
+    """What only ``army`` may see, on its own view: its organisation (once entered), its cards in hand, and
+    the cards it placed this phase until they are revealed."""
+    troops = g.troops[army]
+    placed = g.placed[army]
+    lines = ("org " + (" ".join(f"{SHORT[f]}:{n}" for f, n in zip(FORMATIONS, troops, strict=True))
+                       if troops is not None else "not entered"),
+             "hand " + (" ".join(str(c) for c in g.hands[army]) or "-"),
+             *(("placed " + " ".join(f"{f[0].upper()}{n}" for f, n in placed.items()),) if placed else ()))
+    return Screen(f"{names.get(army, army)}: your secrets", lines, footer=f"round {g.round}", private=army)
+
+
 def pad_screen(army: str, entered: int, notice: str = "") -> Screen:
     """Cards pressed on the army's own pad: shown as stars only, the other army may see the screen."""
     marks = " ".join("*" if i < entered else "_" for i in range(3))

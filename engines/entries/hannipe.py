@@ -24,6 +24,7 @@ GAME = GameInfo(
     flow="controller.flows.hannipe:create",
     screen="controller.flows.hannipe_screens:position_screen",
     board_view="controller.flows.hannipe_screens:board_view",
+    seat_screen="controller.flows.hannipe_screens:seat_screen",
     chance_screen="controller.flows.hannipe_screens:chance_shown",
     scripted="sim_hardware.hannipe_players:ScriptedHannipeTable",
     profiles=("hannipe", "hannipe-sim"),

@@ -26,6 +26,7 @@ GAME = GameInfo(
     flow="controller.flows.scipio:create",
     screen="controller.flows.scipio_screens:position_screen",
     board_view="controller.flows.scipio_screens:board_view",
+    seat_screen="controller.flows.scipio_screens:seat_screen",
     scripted="sim_hardware.scipio_players:ScriptedScipioTable",
     profiles=("scipio", "scipio-sim"),
     test_seeds=(1, 2, 3),  # enough to reach its menus and fix-ups in the generic tests
