@@ -272,6 +272,8 @@ def test_a_formation_reed_opening_is_a_mismatch_and_play_waits(table: ScipioTabl
     table.run(1.0)
     table.press("OK")  # the players vouch for the tokens: the reed is ignored from now on
     assert table.phase is Phase.ENTRY and "carthage:purple.1" in table.flow.ignored
+    notes = [text for _, text in journal.read(table.journal_path).notes]  # the record says why, as everywhere
+    assert notes == ["sensor carthage:purple.1 ignored on the players' word: stuck or dead"]
 
 
 def test_golden_reveal_and_damage_screens(table: ScipioTable) -> None:
@@ -431,6 +433,8 @@ def test_a_dead_reed_at_the_restart_is_vouched_for_with_a_second_ok(game8: list[
     t.run(1.0)
     t.press("OK")  # the players' word: the reed is broken
     assert t.phase is Phase.DAMAGE and "rome:purple.1" in t.flow.ignored
+    assert [text for _, text in journal.read(t.journal_path).notes] == [
+        "sensor rome:purple.1 ignored on the players' word: stuck or dead"]
 
 
 def test_location_names_match_the_layout() -> None:

@@ -30,6 +30,7 @@ from controller.flows import scipio_screens as screens
 from controller.journal import read
 from controller.referee import Referee
 from controller.screen import Screen
+from controller.sensed import ignore_sensor
 from engines.base import Move
 from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location, parse
 from engines.scipio.rules import field_formations
@@ -152,7 +153,6 @@ class ScipioFlow(TableParts):
         if phase is Phase.MISMATCH:
             if button == "OK":  # the players vouch for the tokens: that reed is broken
                 self._ignore(self.missing)
-                self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
                 self._leave_mismatch()
         elif phase is Phase.ENTRY:
             self._entry_button(button)
@@ -180,7 +180,6 @@ class ScipioFlow(TableParts):
             return
         if self.missing:
             self._ignore(self.missing)
-            self._log(f"sensors ignored on the players' word: {', '.join(self.missing)}")
             self.missing = ()
         self.board_set = True
         self.notice = ""
@@ -356,8 +355,9 @@ class ScipioFlow(TableParts):
     # -- the board ----------------------------------------------------------------------------------------
 
     def _ignore(self, locations: tuple[str, ...]) -> None:
+        """The players vouch for the tokens: each reed is ignored, as in every sensed game (a journal note)."""
         for reed in locations:
-            self.referee.ignore(reed)
+            ignore_sensor(self.referee, self.journal, self._log, reed)
 
     def _check_board(self) -> bool:
         """Compare the reeds with the engine; a formation that should hold tokens but reads empty stops
