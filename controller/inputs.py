@@ -69,6 +69,13 @@ class Inputs:
             self._active_until = now + ACTIVE_S
         return out
 
+    def standing(self, now: float) -> list[CellChanged]:
+        """The located cells that read closed now, each as a change to closed. The scanner reports a piece
+        once, to whoever handles events then: a game attached after the resume question or the last game's
+        result must still hear of the pieces standing on the board, or it waits for them to be put down."""
+        return [CellChanged(cell, True, now, location) for cell, location in sorted(self._locations.items())
+                if location in self.sensed]
+
     def pace(self, now: float, full: float) -> float:
         """The loop's period: ``full`` while anything changed in the last ``ACTIVE_S``; else the longest
         period that still reports a piece put down within ``CATCH_S`` -- one idle period to see it, then
