@@ -50,3 +50,12 @@ def test_the_unit_leaves_proc_cpuinfo_to_the_pin_factory() -> None:
     factories read to tell which Pi they are on: under it ``play`` exits 2 and Restart= loops (issue 27)."""
     settings = [line.strip() for line in UNIT.read_text().splitlines() if not line.lstrip().startswith("#")]
     assert "ProcSubset=pid" not in settings and "ProtectProc=invisible" in settings
+
+
+def test_the_unit_keeps_run_and_dev_shm_read_only() -> None:
+    """ProtectSystem=strict leaves /run writable once the unit's ProtectKernelTunables= (or ProtectControlGroups=,
+    ProtectProc=) mounts the API file systems, and /dev is never covered: the boot test found the service able to
+    write in the world-writable /run/lock and /dev/shm, outside its state directory."""
+    paths = [p for line in UNIT.read_text().splitlines() if line.startswith("ReadOnlyPaths=")
+             for p in line.partition("=")[2].split()]
+    assert "/run" in paths and {"/dev/shm", "-/dev/shm"} & set(paths)
