@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.dice import Dice
+from controller.realtime import RealTime
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
@@ -55,12 +56,16 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
              seats: Mapping[str, str] | None = None, mistakes: float = 0.0,
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
              max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None,
-             sensor_faults: Sequence[str] = ()) -> DemoResult:
+             sensor_faults: Sequence[str] = (), views: Sequence[Callable[[Table], None]] = (),
+             speed: float | None = None) -> DemoResult:
     """Play (or resume) the game in ``journal`` to its end on the simulated table. ``options`` are the new
     game's (default: the registry's demo options); ``seats`` maps each seat to a bot kind (default: every
     seat heuristic). ``line_noise`` is for a profile whose board is read over serial (``sim-bridge``): the
     share of bytes corrupted on the line. ``sensor_faults`` (``stuck:LOC``, ``dead:LOC``; LOC as the layout
-    names it) break a reed for the whole game: stuck closed, or dead under whatever stands on it."""
+    names it) break a reed for the whole game: stuck closed, or dead under whatever stands on it. ``views`` are
+    attached to the table before the game starts (the web page: it watches the table state and deals the
+    seats' codes); ``speed`` paces the simulated clock at that many simulated seconds per real second, so a
+    person can watch (default: as fast as it goes)."""
     prof = profile_for(profile or f"{game or games()[0].name}-sim")  # default: the first game registered
     info = get_game(prof.game)
     broken = [sensor_fault(spec, prof.locations) for spec in sensor_faults]
@@ -83,6 +88,10 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     table.loop.add_source(players.poll)
     if faults is not None:
         faults(table)
+    for view in views:
+        view(table)
+    if speed is not None:
+        table.loop.after_tick(RealTime(clock, speed))
     start = clock.now()
     table.flow.start()
     table.loop.run(until=lambda: (table.finished() and players.idle())

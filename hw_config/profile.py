@@ -17,6 +17,8 @@ from typing import Any
 
 from hw_config.problems import ConfigError, Problem
 from hw_config.tomlfile import read_toml
+from hw_config.web import KEYS as WEB_KEYS
+from hw_config.web import Web, read_web
 
 HERE = Path(__file__).resolve().parent
 PROFILES = HERE / "profiles"
@@ -58,6 +60,7 @@ SECTIONS: dict[str, set[str]] = {
     "seats": set(),  # any seat of the game; each name checked below
     "bots": {"think_ms"},
     "chance": {"by_hand"},
+    "web": WEB_KEYS,
 }
 THINK_MS_RANGE = (1, 10_000)  # a decision must end well inside the service watchdog's 15 s (systemd/)
 
@@ -131,6 +134,7 @@ class Profile:
     seats: dict[str, str] = field(default_factory=dict)  # seat -> the name the screens show ([seats])
     bots: Bots = field(default_factory=Bots)
     chance: Chance = field(default_factory=Chance)
+    web: Web = field(default_factory=Web)  # the table's web page ([web]; off by default)
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -240,12 +244,13 @@ class _Checker:
         names = self.seats(tables["seats"], seats)
         bots = self.bots(tables["bots"])
         chance = self.chance(tables["chance"])
+        web = read_web(tables["web"], self.bad, _short)
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial, names, bots, chance)
+                       buttons, display, timing, layout_path, cells, serial, names, bots, chance, web)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 

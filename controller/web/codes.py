@@ -1,0 +1,38 @@
+"""Seat codes: what opens a seat's own page (``/seat/SEAT?code=...``), where its secrets are shown.
+
+Random for each game and dropped with it, so a phone that joined one game cannot read the next; short
+enough to type from the OLED (six characters of an alphabet without look-alikes: no 0/O, 1/I/L) and
+compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+LENGTH = 6
+
+
+class SeatCodes:
+    """The codes of the game being played (none before one is dealt)."""
+
+    def __init__(self) -> None:
+        self._codes: Mapping[str, str] = MappingProxyType({})
+
+    def deal(self, seats: Iterable[str]) -> Mapping[str, str]:
+        """New codes for a new game's ``seats``; every code of the game before stops working."""
+        self._codes = MappingProxyType({seat: "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+                                        for seat in seats})
+        return self._codes
+
+    def opens(self, seat: str, code: str) -> bool:
+        """Whether ``code`` is ``seat``'s (a seat not in the game has none); letters in either case."""
+        own = self._codes.get(seat)
+        return own is not None and hmac.compare_digest(own.encode(), code.strip().upper().encode())
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(self._codes)

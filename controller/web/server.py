@@ -1,0 +1,209 @@
+"""The web page's routes (aiohttp), all read-only for now.
+
+====================================  ====================================================================
+``/``                                 the table, live
+``/games``                            the journals: a replay to step through, downloads
+``/seat/SEAT?code=CODE``              one seat's own page (its private screen); a wrong code is refused
+``/api/state``, ``/api/events``       the public state as JSON, and pushed as Server-Sent Events
+``/api/seat/SEAT/state``, ``/events``  the same for one seat, with its code
+``/api/board/GAME.svg``               a game's board with an anchor per location (``controller.web.board``)
+``/api/journals``, ``/api/journals/NAME``  the journal folder's games, and one replayed position by position
+``/journals/NAME.jsonl``, ``.txt``    a journal to download, and its readable move list
+====================================  ====================================================================
+
+Every stream sends the whole state on connect and then each newer one (a state is a few kilobytes, so a
+browser that reconnects after the table restarted needs nothing else), and a ``ping`` event every
+``PING_S`` so a page can tell a dead connection from a quiet game. The responses allow no other origin's
+scripts (``Content-Security-Policy``) and leak no seat code in a ``Referer``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from controller.web import journals
+from controller.web.board import board_for
+from controller.web.codes import SeatCodes
+from controller.web.handover import Published
+from controller.web.public import public_state, seat_state
+from engines.registry import game_names, get_game
+
+STATIC = Path(__file__).resolve().parent / "static"
+PING_S = 10.0
+RETRY_MS = 1000  # how soon a browser reconnects after the stream broke
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; base-uri 'none'; "
+                               "frame-ancestors 'none'; form-action 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Pages:
+    """The handlers, over the newest state (``published``), the seat codes and the journal folder."""
+
+    def __init__(self, published: Published, codes: SeatCodes, folder: Path | None) -> None:
+        self.published = published
+        self.codes = codes
+        self.folder = folder
+        self._public: tuple[int, bytes] = (-1, b"")
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.on_response_prepare.append(_headers)
+        app.router.add_get("/", self.page("table.html"))
+        app.router.add_get("/games", self.page("games.html"))
+        app.router.add_get("/seat/{seat}", self.seat_page)
+        app.router.add_static("/static/", STATIC)
+        app.router.add_get("/api/state", self.state)
+        app.router.add_get("/api/events", self.events)
+        app.router.add_get("/api/seat/{seat}/state", self.seat_json)
+        app.router.add_get("/api/seat/{seat}/events", self.seat_events)
+        app.router.add_get("/api/board/{game}.svg", self.board)
+        app.router.add_get("/api/journals", self.journal_list)
+        app.router.add_get("/api/journals/{name}", self.journal_replay)
+        app.router.add_get("/journals/{name}.jsonl", self.journal_file)
+        app.router.add_get("/journals/{name}.txt", self.journal_text)
+        app.on_shutdown.append(self._closing)
+        return app
+
+    # -- pages -------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def page(name: str) -> Handler:
+        async def handler(request: web.Request) -> web.StreamResponse:
+            return web.FileResponse(STATIC / name)
+
+        return handler
+
+    async def seat_page(self, request: web.Request) -> web.StreamResponse:
+        self._seat(request)
+        return web.FileResponse(STATIC / "seat.html", headers={"Cache-Control": "no-store"})
+
+    # -- the live state ----------------------------------------------------------------------------------
+
+    def public_bytes(self) -> bytes:
+        """The newest public state as JSON, made once per version however many browsers read it."""
+        version, body = self._public
+        state = self.published.state
+        if version != self.published.version and state is not None:
+            info = get_game(state.game)
+            body = json.dumps(public_state(state, info.title, info.hidden), separators=(",", ":")).encode()
+            self._public = (self.published.version, body)
+        return body
+
+    async def state(self, request: web.Request) -> web.StreamResponse:
+        if self.published.state is None:
+            raise web.HTTPServiceUnavailable(text="the table is starting: try again in a moment\n")
+        return web.Response(body=self.public_bytes(), content_type="application/json",
+                            headers={"Cache-Control": "no-store"})
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, self.public_bytes)
+
+    async def seat_json(self, request: web.Request) -> web.StreamResponse:
+        seat = self._seat(request)
+        state = self.published.state
+        if state is None:
+            raise web.HTTPServiceUnavailable(text="the table is starting: try again in a moment\n")
+        return web.json_response(seat_state(state, seat), headers={"Cache-Control": "no-store"})
+
+    async def seat_events(self, request: web.Request) -> web.StreamResponse:
+        seat = self._seat(request)
+        code = request.query.get("code", "")
+
+        def body() -> bytes:
+            state = self.published.state
+            return json.dumps(seat_state(state, seat), separators=(",", ":")).encode() if state else b""
+
+        return await self._stream(request, body, lambda: self.codes.opens(seat, code))
+
+    async def _stream(self, request: web.Request, body: Callable[[], bytes],
+                      still_open: Callable[[], bool] = lambda: True) -> web.StreamResponse:
+        """Server-Sent Events: each newer state as one ``data`` line, until the browser goes, the server
+        stops, or (a seat's stream) its code stops opening the seat because a new game dealt new ones."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                               "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        published = self.published
+        seen = -1
+        try:
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            while not published.closing and still_open():
+                if seen != published.version:
+                    seen = published.version
+                    data = body()
+                    if data:
+                        await response.write(b"data: " + data + b"\n\n")
+                elif not await published.wait(seen, PING_S):
+                    await response.write(b"event: ping\ndata: {}\n\n")
+        except (ConnectionError, RuntimeError):  # the browser went away (a closed transport raises either)
+            pass
+        return response
+
+    def _seat(self, request: web.Request) -> str:
+        """The seat a request names, if its code opens it: else refused with one line saying why."""
+        seat = request.match_info["seat"]
+        code = request.query.get("code", "")
+        if seat not in self.codes.seats:
+            raise web.HTTPNotFound(text=f"no seat {seat!r} at this table now\n")
+        if not code:
+            raise web.HTTPForbidden(text=f"seat {seat}: its page needs the seat's code (?code=...)\n")
+        if not self.codes.opens(seat, code):
+            raise web.HTTPForbidden(text=f"seat {seat}: wrong code\n")
+        return seat
+
+    async def _closing(self, app: web.Application) -> None:
+        self.published.close()
+
+    # -- boards and journals -----------------------------------------------------------------------------
+
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        game = request.match_info["game"]
+        if game not in game_names():
+            raise web.HTTPNotFound(text=f"no game {game!r}\n")
+        return web.Response(text=board_for(game).svg(), content_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=3600"})
+
+    async def journal_list(self, request: web.Request) -> web.StreamResponse:
+        listed = journals.listing(self.folder) if self.folder is not None else []
+        return web.json_response({"folder": str(self.folder or ""), "journals": [j.json() for j in listed]},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def journal_replay(self, request: web.Request) -> web.StreamResponse:
+        path = self._journal(request)
+        data: dict[str, Any] = journals.replay_json(path)
+        return web.json_response(data, headers={"Cache-Control": "no-store"})
+
+    async def journal_file(self, request: web.Request) -> web.StreamResponse:
+        path = self._journal(request)
+        return web.FileResponse(path, headers={"Content-Type": "application/x-ndjson",
+                                               "Content-Disposition": f'attachment; filename="{path.name}"'})
+
+    async def journal_text(self, request: web.Request) -> web.StreamResponse:
+        path = self._journal(request)
+        return web.Response(text=journals.move_list(path), content_type="text/plain", charset="utf-8",
+                            headers={"Content-Disposition": f'inline; filename="{path.stem}.txt"'})
+
+    def _journal(self, request: web.Request) -> Path:
+        """A journal the folder lists, by its name (the route drops ``.jsonl``/``.txt``), and open to all."""
+        name = request.match_info["name"]
+        name = name if name.endswith(".jsonl") else f"{name}.jsonl"
+        found = journals.find(self.folder, name) if self.folder is not None else None
+        if found is None:
+            raise web.HTTPNotFound(text=f"no journal {name!r} in the journal folder\n")
+        path, listed = found
+        if listed.closed:
+            raise web.HTTPForbidden(text=f"{name}: {listed.closed}\n")
+        return path
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response, an error too, carries the headers that keep the page to itself."""
+    response.headers.update(HEADERS)

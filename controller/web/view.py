@@ -1,0 +1,119 @@
+"""The web page as a view of the table: a server on its own thread with its own asyncio loop.
+
+The game loop only calls ``see`` (the table-state observer), which hands the snapshot over and returns at
+once (``controller.web.handover``); everything the page costs (JSON, streams, replays of journals) is paid on
+the page's thread. A browser that hangs, or fifty of them, can slow the page, never the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.table import Table
+from controller.table_state import TableState
+from controller.web.board import board_for
+from controller.web.codes import SeatCodes
+from controller.web.handover import Handover, Published
+from controller.web.server import Pages
+
+log = logging.getLogger("boardkeeper")
+
+SHUTDOWN_S = 1.0  # open streams are ended at once on stop; this bounds any other request still running
+START_S = 30.0
+
+
+class WebView:
+    """Serves the page at ``host``:``port`` for ``game``'s table, listing the journals in ``folder``."""
+
+    def __init__(self, host: str, port: int, game: str, folder: Path | None) -> None:
+        self.host = host
+        self.port = port
+        self.game = game
+        self.folder = folder
+        self.codes = SeatCodes()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handover: Handover | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped: asyncio.Event | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def start(self) -> None:
+        """Listen, on the page's own thread; returns once it does. ``OSError`` if it cannot (the port is
+        taken, the address is not this machine's)."""
+        ready = threading.Event()
+        failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(ready, failed), name="web", daemon=True)
+        self._thread.start()
+        ready.wait(START_S)
+        if failed:
+            self._thread.join()
+            raise failed[0]
+        log.info("web: the table's page is at %s", self.url)
+
+    def see(self, state: TableState) -> None:
+        """The table-state observer: hands the snapshot over, never waits."""
+        if self._handover is not None:
+            self._handover.put(state)
+
+    def new_game(self, seats: Sequence[str]) -> Mapping[str, str]:
+        """New seat codes for a new game (those of the game before stop working), each seat's page said in
+        the log, which is where the players find it until the OLED shows it."""
+        codes = self.codes.deal(seats)
+        for seat, code in codes.items():
+            log.info("web: seat %s's own page: %sseat/%s?code=%s", seat, self.url, seat, code)
+        return codes
+
+    def stop(self) -> None:
+        """Close every stream and the listening socket, and end the page's thread."""
+        loop, stopped, thread = self._loop, self._stopped, self._thread
+        if self._handover is not None:
+            self._handover.close()
+        if loop is not None and stopped is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stopped.set)
+        if thread is not None:
+            thread.join(SHUTDOWN_S + 5.0)
+
+    def _run(self, ready: threading.Event, failed: list[BaseException]) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._serve(ready, failed, loop))
+        finally:
+            loop.close()
+
+    async def _serve(self, ready: threading.Event, failed: list[BaseException],
+                     loop: asyncio.AbstractEventLoop) -> None:
+        published = Published()
+        runner = web.AppRunner(Pages(published, self.codes, self.folder).app(), access_log=None,
+                               shutdown_timeout=SHUTDOWN_S)
+        try:
+            await runner.setup()
+            await web.TCPSite(runner, self.host, self.port).start()
+            board_for(self.game)  # drawn once, before the first browser asks for it
+        except BaseException as e:  # told to the starting thread, which raises it there
+            failed.append(e)
+            ready.set()
+            await runner.cleanup()
+            return
+        self._stopped = asyncio.Event()
+        self._handover = Handover(loop, published.publish)
+        self._loop = loop
+        ready.set()
+        try:
+            await self._stopped.wait()
+        finally:
+            await runner.cleanup()
+
+    def attach(self, table: Table) -> None:
+        """Put the page on a demo's table: it watches the table state, and the game's seats get codes."""
+        table.feed.watch(self.see)
+        self.new_game(table.flow.game.players)

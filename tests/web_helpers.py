@@ -1,0 +1,69 @@
+"""What the web page's tests share: a free port on 127.0.0.1, and a demo table serving its page in a process
+of its own (as ``boardkeeper demo GAME --web`` runs), stopped as a user would, with SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class DemoTable:
+    """``boardkeeper demo GAME --web 127.0.0.1:PORT --speed F --quiet --journal J`` in a child process; its log
+    is read as it comes (the seat codes are there)."""
+
+    def __init__(self, game: str, port: int, journal: Path, speed: float, seed: int = 1) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/"
+        self.log: list[str] = []
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "demo", game, "--seed", str(seed), "--quiet", "--journal",
+             str(journal), "--web", f"127.0.0.1:{port}", "--speed", str(speed)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.wait_for("the table's page is at")
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.log.append(line)
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = next((line for line in list(self.log) if text in line), None)
+            if found is not None:
+                return found
+            if self.process.poll() is not None:
+                raise AssertionError(f"the demo ended ({self.process.returncode}): {''.join(self.log)}")
+            time.sleep(0.05)
+        raise AssertionError(f"no {text!r} in the demo's log: {''.join(self.log)}")
+
+    def code(self, seat: str) -> str:
+        line = self.wait_for(f"seat {seat}'s own page: ")
+        found = re.search(r"\?code=(\w+)", line)
+        assert found, line
+        return found.group(1)
+
+    def stop(self) -> int:
+        """SIGTERM, as systemd or a user's Ctrl-C stops it; the exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=20)
+        self._reader.join(timeout=5)
+        return code
