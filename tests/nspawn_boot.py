@@ -14,8 +14,8 @@ real unit runs under a real systemd, which a machine running the tests as a plai
   layout), with the BPF capabilities and syscall, so that the container's systemd can attach the device
   programs of ``DevicePolicy=`` (without them it silently does not).
 
-``python -m tests.nspawn_boot`` builds the caches alone: ``.ci/run`` starts it early, in the background,
-so that the test finds them ready.
+``python -m tests.nspawn_boot`` builds the caches alone: ``.ci/run`` runs it before the suite, so that the
+debootstrap's two minutes on a new machine are not spent inside the test.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv")
 MIRROR = os.environ.get("BOARDKEEPER_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("BOARDKEEPER_NSPAWN_CACHE", "/var/tmp/boardkeeper-nspawn"))
 INSTALL_HINT = "apt-get install systemd-container debootstrap"
+TOOL_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/bin", "/bin"])
 ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
        "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0", "DEBIAN_FRONTEND": "noninteractive"}
 
@@ -62,7 +63,7 @@ def missing() -> str | None:
         return "systemd-nspawn needs root (CI runs as root)"
     tools = {"systemd-nspawn": INSTALL_HINT, "debootstrap": INSTALL_HINT, "nsenter": "apt-get install util-linux",
              "dpkg-deb": "apt-get install dpkg"}
-    absent = [t for t in tools if shutil.which(t) is None]
+    absent = [t for t in tools if shutil.which(t, path=TOOL_PATH) is None]
     if absent:
         return f"{', '.join(absent)} not installed: {tools[absent[0]]}"
     if not any(r.name != "systemd" for r in cgroup_roots()):
@@ -87,7 +88,8 @@ def rootfs() -> Path:
             work = Path(tempfile.mkdtemp(prefix=f"{tree.name}.", dir=CACHE))
             try:
                 result = subprocess.run(["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}",
-                                         SUITE, str(work), MIRROR], capture_output=True, text=True)
+                                         SUITE, str(work), MIRROR], capture_output=True, text=True,
+                                        env=dict(os.environ, PATH=TOOL_PATH))
                 if result.returncode != 0:
                     raise RuntimeError(f"debootstrap failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
                 (work / ".complete").touch()
@@ -140,7 +142,7 @@ def _deb(out: Path, name: str, version: str, files: dict[str, bytes], descriptio
         f"Depends: python3\nSection: python\nPriority: optional\nDescription: {description}\n")
     deb = out / f"{name}_{version}_all.deb"
     subprocess.run(["dpkg-deb", "--root-owner-group", "--build", str(tree), str(deb)], check=True,
-                   capture_output=True)
+                   capture_output=True, env=dict(os.environ, PATH=TOOL_PATH))
     shutil.rmtree(tree)
     return deb
 
@@ -161,8 +163,8 @@ def standin_archive(folder: Path) -> Path:
     ]
     stanzas = []
     for deb in debs:
-        control = subprocess.run(["dpkg-deb", "--field", str(deb)], check=True, capture_output=True,
-                                 text=True).stdout.strip()
+        control = subprocess.run(["dpkg-deb", "--field", str(deb)], check=True, capture_output=True, text=True,
+                                 env=dict(os.environ, PATH=TOOL_PATH)).stdout.strip()
         data = deb.read_bytes()
         stanzas.append(f"{control}\nFilename: ./{deb.name}\nSize: {len(data)}\n"
                        f"SHA256: {hashlib.sha256(data).hexdigest()}\n")
@@ -185,12 +187,13 @@ class Container:
         self.cgroups = [r / name for r in cgroup_roots()]
         for cgroup in self.cgroups:
             cgroup.mkdir(exist_ok=True)
-        env = dict(os.environ, SYSTEMD_NSPAWN_UNIFIED_HIERARCHY="1")
+        env = dict(os.environ, SYSTEMD_NSPAWN_UNIFIED_HIERARCHY="1", PATH=TOOL_PATH)
         cmd = ["systemd-nspawn", "-D", str(tree), "--volatile=overlay", "--boot", "--register=no", "--keep-unit",
                "--private-network", "--console=read-only", "--capability=CAP_BPF,CAP_PERFMON",
                "--system-call-filter=bpf", f"--machine={name}",
                *(f"--bind-ro={host}:{inside}" for inside, host in binds.items())]
         with open(log, "w") as out:
+            cmd[0] = shutil.which(cmd[0], path=TOOL_PATH) or cmd[0]
             self.nspawn = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                            env=env, preexec_fn=self._join_cgroups)
         self.leader = 0
@@ -221,7 +224,8 @@ class Container:
 
     def run(self, *cmd: str, check: bool = True, timeout: float = 120,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(["nsenter", "-t", str(self.leader), "-a", *cmd], capture_output=True, text=True,
+        nsenter = shutil.which("nsenter", path=TOOL_PATH) or "nsenter"
+        result = subprocess.run([nsenter, "-t", str(self.leader), "-a", *cmd], capture_output=True, text=True,
                                 timeout=timeout, env={**ENV, **(env or {})})
         if check and result.returncode != 0:
             raise AssertionError(f"{' '.join(cmd)}: exit {result.returncode}\n{result.stdout}{result.stderr}")
