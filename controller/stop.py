@@ -6,8 +6,12 @@ import signal
 from types import FrameType
 
 
-class StopRequested(Exception):
-    """SIGTERM (``systemctl stop``) or SIGINT (Ctrl-C): close the journal, say "Stopped", exit 0."""
+class StopRequested(BaseException):
+    """SIGTERM (``systemctl stop``) or SIGINT (Ctrl-C): close the journal, say "Stopped", exit 0.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is: the signal lands wherever the main thread is, and a guard
+    that keeps a failing part from stopping the game (``except Exception`` around a view of the table, such as
+    the OLED's drawing) must not swallow the stop with it."""
 
 
 def raise_stop(signum: int, frame: FrameType | None) -> None:

@@ -136,3 +136,26 @@ def test_log_lines_carry_no_timestamp_under_systemd(tmp_path: Path) -> None:
         assert bool(re.match(r"\d{4}-\d\d-\d\d ", line)) is stamped, line
         assert "WARNING" in line
         journal.write_bytes(finished)
+
+
+def test_a_stop_is_never_taken_for_a_failing_view(tmp_path: Path) -> None:
+    """The signal can land while a view draws (the OLED renders a frame as a view of the table state): the
+    table's guard that drops a failing view must let the stop through, and keep the view."""
+    from hannibal_harness import Harness
+
+    from controller.stop import StopRequested
+    from controller.table_state import TableState
+
+    t = Harness(tmp_path / "j.jsonl")
+    seen: list[frozenset[str]] = []
+
+    def drawing(state: TableState) -> None:
+        seen.append(state.sensed)
+        if "pos:12" not in state.sensed:  # the snapshot of the lift below: SIGTERM comes while it is drawn
+            raise StopRequested("SIGTERM")
+
+    t.table.feed.watch(drawing)
+    with pytest.raises(StopRequested):
+        t.lift(12, 4)
+    t.place(12, 4)
+    assert "pos:12" in seen[-1]  # still fed: a stop is no failure of the view
