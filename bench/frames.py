@@ -64,20 +64,20 @@ def play(driver: Callable[..., Any], seeds: tuple[int, ...] = SEEDS) -> Frames:
 
     def instrument(table: Table) -> None:
         bus = CountingBus()
-        display = table.display
-        display.device = driver(i2c(bus=bus), width=128, height=64)
-        draw = display._draw  # render + push: what each new screen costs
+        oled = table.oled
+        oled.device = driver(i2c(bus=bus), width=128, height=64)
+        draw = oled.draw  # render + push: what each new screen costs
 
         def timed(screen: Any) -> None:
-            shown, before, start = display.current, bus.bytes, time.perf_counter()
+            shown, before, start = oled.drawn, bus.bytes, time.perf_counter()
             draw(screen)
-            if screen is display.current and screen is not shown:
+            if screen is oled.drawn and screen is not shown:
                 out.seconds.append(time.perf_counter() - start)
                 out.sizes.append(bus.bytes - before)
                 if shown is not None and shown.title == screen.title:
                     out.same_title.append(bus.bytes - before)
 
-        display._draw = timed  # type: ignore[method-assign]
+        oled.draw = timed  # type: ignore[method-assign]
 
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:

@@ -63,15 +63,15 @@ def slow_disk(seed: int = 1) -> tuple[list[float], int, int, int]:
 
     def instrument(table: Table) -> None:
         tick = table.loop.tick
-        display = table.display
+        display, oled = table.display, table.oled
 
         def timed() -> None:
-            seq, frames = table.journal.seq, display.frames
+            seq, frames = table.journal.seq, oled.frames
             start = time.perf_counter()
             tick()
             if table.journal.seq > seq:
                 latencies.append(time.perf_counter() - start)
-                if display.frames > frames:
+                if oled.frames > frames:
                     counts[0] += 1
                 elif display.waiting:
                     counts[1] += 1

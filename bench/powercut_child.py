@@ -16,8 +16,9 @@ It can also kill itself at the moments a timer rarely hits (``--kill``):
 
 And plant the faults the bench must catch (``--plant``): ``no-fsync`` (every fsync a no-op),
 ``late-journal`` (each line written one move late, after its screen), ``eager-torn`` (resume drops a
-complete last line as torn), ``shown-first`` (a roll's dice drawn on the screen, "Rolled 3,5", before the
-roll is journaled, while the flow's position is still the one before it).
+complete last line as torn), ``shown-first`` (a roll's dice drawn on the OLED, "Rolled 3,5", before the
+roll is journaled, while the flow's position is still the one before it: a view drawing at once instead of
+from the table state built after the loop turn, whose journal lines are then fsynced).
 """
 
 from __future__ import annotations
@@ -129,11 +130,11 @@ def plant(kind: str) -> None:
         def shown_first(self: Dice, state: Any) -> Any:
             move = roll(self, state)
             numbers = tuple(int(n) for n in str(move).strip("R").split(",") if n.isdigit())
-            if shown_first.display is not None and numbers:  # type: ignore[attr-defined]
-                shown_first.display.show(Screen(f"Rolled {move}", (), dice=numbers))  # type: ignore[attr-defined]
+            if shown_first.oled is not None and numbers:  # type: ignore[attr-defined]
+                shown_first.oled.draw(Screen(f"Rolled {move}", (), dice=numbers))  # type: ignore[attr-defined]
             return move
 
-        shown_first.display = None  # type: ignore[attr-defined]
+        shown_first.oled = None  # type: ignore[attr-defined]
         Dice.roll = shown_first  # type: ignore[method-assign]
         PLANTED.append(shown_first)
 
@@ -166,7 +167,7 @@ def main(argv: list[str]) -> int:
     def built(table: Table) -> None:
         tables.append(table)
         for planted in PLANTED:
-            planted.display = table.display
+            planted.oled = table.oled
 
     run_demo(args.seed, args.journal, game=args.game, echo=frame, faults=built)
     return 0

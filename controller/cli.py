@@ -23,6 +23,8 @@ from controller.stop import StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, game_names, games, get_game
 from firmware_bridge.limits import NOISE_LIMIT
 
+MAX_SPEED = 10_000.0  # demo --speed: far beyond watching, and still a real-time pace
+
 if TYPE_CHECKING:
     from engines.bots.match import Bot
 
@@ -76,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="the board read by the Pi's pins (direct) or by the simulated MCU over serial (bridge)")
     demo.add_argument("--line-noise", type=float, default=0.0,
                       help=f"--backend bridge: share of bytes corrupted on the serial line (0..{NOISE_LIMIT})")
+    demo.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page there while the bots play, "
+                      "and after the game until Ctrl-C")
+    demo.add_argument("--speed", type=float, metavar="F", help="simulated seconds per real second, so a person can "
+                      "watch (default 1 with --web, else as fast as it goes)")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
     play.add_argument("game", help=game_help)
     play.add_argument("--profile", help="board profile (default: GAME, or GAME-sim with --sim)")
@@ -90,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
                       "how to move its pieces; repeatable")
     play.add_argument("--think-ms", type=int, metavar="N", help="the most an mcts seat thinks per decision, in "
                       "ms, so a slow Pi answers in time (real table; default: the profile's [bots] think_ms)")
+    play.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page on the local network (real "
+                      "table; default: the profile's [web])")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game", help=game_help)
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
@@ -247,8 +255,13 @@ def demo(args: argparse.Namespace) -> int:
     if args.seat and not info.bots:
         raise UsageError(f"{info.name} has no bots: its scripted players play every seat")
     bots = dict.fromkeys(seats, "heuristic") | _bots(info, seats, args.seat) if info.bots else {}
+    speed = args.speed if args.speed is not None else 1.0 if args.web is not None else None
+    if speed is not None and not 0.0 < speed <= MAX_SPEED:
+        raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g}, got {speed:g}")
     with tempfile.TemporaryDirectory() as tmp:
         path = args.journal or Path(tmp) / "demo.jsonl"
+        web = web_view(args.web, game_profile(info, profile, simulated="a demo"), path.parent) \
+            if args.web is not None else None
 
         def echo(screen: Screen) -> None:
             if not args.quiet:
@@ -257,14 +270,46 @@ def demo(args: argparse.Namespace) -> int:
         try:
             result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
                               mistakes=args.mistakes, echo=echo, profile=profile, options=options,
-                              line_noise=args.line_noise if bridge else None, sensor_faults=args.fault)
+                              line_noise=args.line_noise if bridge else None, sensor_faults=args.fault,
+                              views=[web.attach] if web is not None else [], speed=speed)
+            table = result.table
+            print(f"winner: {result.outcome}  journal lines: {table.journal.seq}  "
+                  f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {table.oled.frames}"
+                  + (f"  journal: {args.journal}" if args.journal else ""), flush=True)
+            if web is not None:
+                log.info("the game is over; the page stays at %s until Ctrl-C", web.url)
+                while True:
+                    time.sleep(3600)
         except (DemoTooLongError, DemoStalledError) as e:
             raise UsageError(str(e)) from None
-        table = result.table
-        print(f"winner: {result.outcome}  journal lines: {table.journal.seq}  "
-              f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {table.display.frames}"
-              + (f"  journal: {args.journal}" if args.journal else ""))
+        finally:
+            if web is not None:
+                web.stop()
     return 0
+
+
+def web_view(given: str | None, profile: Any, folder: Path) -> Any:
+    """The table's web page (``controller.web``), listening, if ``--web`` asks for it (``given``) or else the
+    profile's ``[web] enabled`` does; ``None`` if neither. Imported only then: aiohttp is the ``[web]`` extra."""
+    from hw_config.web import parse_address
+
+    if given is None and not profile.web.enabled:
+        return None
+    try:
+        host, port = parse_address(given, profile.web.host) if given is not None else \
+            (profile.web.host, profile.web.port)
+    except ValueError as e:
+        raise UsageError(f"--web {e}") from None
+    try:
+        from controller.web.view import WebView
+    except ImportError as e:
+        raise UsageError(f"the web page needs {e.name or 'aiohttp'}: pip install 'boardkeeper[web]'") from None
+    view = WebView(host, port, profile.game, folder)
+    try:
+        view.start()
+    except OSError as e:
+        raise UsageError(f"the web page cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return view
 
 
 def state_dir() -> Path:
@@ -378,6 +423,9 @@ def play(args: argparse.Namespace) -> int:
         human = args.human or seats[0]
         if human not in seats:
             raise UsageError(f"--as {human}: the seats are {', '.join(seats)}")
+        if args.web is not None:
+            raise UsageError("--web is for the real table for now; watch a bot game with 'boardkeeper demo "
+                             f"{info.name} --web [HOST:]PORT'")
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
         return run_terminal(path, profile=sim, human=human, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
@@ -396,10 +444,15 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
     io = build_io(profile, hardware)
+    web = web_view(args.web, profile, path.parent)
+    if web is not None:
+        io.feed.watch(web.see)
     resumed = ask_resume(io, path)
     game_bots = resumed_bots(info, seats, path, args.seat, bots, args.think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
         table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)
+        if web is not None:
+            web.new_game(table.flow.game.players)
         game_bots = bots  # a game after this one is seated as the command line says
         log.info("game %s", "resumed" if resumed else "started")
         resumed = False
@@ -411,6 +464,8 @@ def play(args: argparse.Namespace) -> int:
             await_next_game(io, path)
         except StopRequested as e:
             stop_table(table)
+            if web is not None:
+                web.stop()
             log.info("stopped by %s; the game is safe in %s", e, path)
             return 0
 

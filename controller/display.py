@@ -1,28 +1,27 @@
-"""The display: draws screens on a luma device, keeps each message up for a minimum time."""
+"""The table's own screen: which screen is up, and how long a message stays up.
+
+Flows say what to show (``show``), the board link covers everything while it is lost (``overlay``); this
+model decides which screen is current. It draws nothing: the OLED, like every other view, draws the table
+state built from it (``controller.oled_view``), so the screen a view shows is always the one the others see.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from controller.clock import Clock
-from controller.screen import Screen, render
+from controller.screen import Screen
 
 
 class Display:
-    """Shows screens on ``device`` (any luma device: ssd1306, sh1106, dummy).
+    """The current screen of the table (``current``).
 
     A message (``show(..., hold=True)``) stays up at least ``min_s``; screens shown meanwhile wait and
     the latest one appears when the time is up, so a quick player never misses "turn passes".
     """
 
-    def __init__(self, device: Any, clock: Clock, min_s: float, echo: Callable[[Screen], None] | None = None) -> None:
-        self.device = device
+    def __init__(self, clock: Clock, min_s: float) -> None:
         self.clock = clock
         self.min_s = min_s
-        self.echo = echo
         self.current: Screen | None = None
-        self.frames = 0
         self._hold_until = 0.0
         self._pending: Screen | None = None
         self._overlay: Screen | None = None
@@ -39,7 +38,7 @@ class Display:
         self._pending = None
         if hold:
             self._hold_until = now + self.min_s
-        self._draw(screen)
+        self.current = screen
 
     @property
     def waiting(self) -> bool:
@@ -59,25 +58,15 @@ class Display:
                 behind = self._behind
                 self._overlay = self._behind = None
                 if behind is not None:
-                    self._draw(behind)
+                    self.current = behind
             return
         if self._overlay is None:
             self._behind = self._pending or self.current
             self._pending = None
         self._overlay = screen
-        self._draw(screen)
+        self.current = screen
 
     def refresh(self) -> None:
         """Called after every loop tick: puts up a waiting screen once the message time is over."""
         if self._pending is not None and self.clock.now() >= self._hold_until:
-            screen, self._pending = self._pending, None
-            self._draw(screen)
-
-    def _draw(self, screen: Screen) -> None:
-        if screen == self.current:
-            return
-        self.current = screen
-        self.device.display(render(screen, self.device.width, self.device.height))
-        self.frames += 1
-        if self.echo is not None:
-            self.echo(screen)
+            self.current, self._pending = self._pending, None

@@ -25,6 +25,7 @@ from controller.flows import Flow, FlowContext
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
 from controller.loop import EventLoop
+from controller.oled_view import OledView
 from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
@@ -108,6 +109,7 @@ class Table:
     resumed: bool
     faults: FaultLog
     feed: StateFeed
+    oled: OledView
 
     def finished(self) -> bool:
         """The game is over and its end is on screen: whoever stops the loop then (``demo``, ``play``, the
@@ -148,12 +150,8 @@ def stop_table(table: Table) -> None:
     game is safe and keeps saying it after the process is gone (luma must not blank it on exit)."""
     table.journal.close()
     table.display.overlay(Screen("Stopped", ("the game is saved", "it resumes on the", "next start")))
-    device = table.display.device
-    if hasattr(device, "persist"):
-        device.persist = True
-    cleanup = getattr(device, "cleanup", None)
-    if callable(cleanup):
-        cleanup()
+    table.feed.refresh()  # the loop has stopped: the views are told once more
+    table.oled.keep()
 
 
 @dataclass
@@ -206,9 +204,12 @@ class TableIO:
     inputs: Inputs
     display: Display
     gpio: GpioButtons | None
+    feed: StateFeed  # the table state, handed to every view after each loop turn
+    oled: OledView
 
 
 def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | None = None) -> TableIO:
+    """The table's hardware side; ``echo`` hears each screen the OLED draws (a headless run prints it)."""
     timing = profile.timing
     simulated = getattr(hardware, "simulated", False)
     link = getattr(hardware, "link", None)  # the bridge backends: the MCU reads the matrix
@@ -221,20 +222,39 @@ def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | N
     inputs = Inputs(scanner, profile.cells, cells, gpio, tracker)
     loop = EventLoop(hardware.clock, 1.0 / timing.scan_hz)
     loop.pace = inputs.pace
-    display = Display(hardware.display_device, hardware.clock, timing.message_min_s, echo)
+    display = Display(hardware.clock, timing.message_min_s)
     loop.add_source(inputs.poll if link is None else LinkGuard(link, inputs.poll, display, loop.pause_timers).poll)
     loop.after_tick(display.refresh)
+    feed = StateFeed(lambda: idle_state(profile, inputs, display), lambda: (display.current, inputs.changes))
+    oled = OledView(hardware.display_device, echo)
+    feed.watch(oled.see)
+    loop.after_tick(feed.refresh)
     notifier = Notifier(hardware.clock, {} if simulated else None)
 
     def heartbeat() -> None:
         """READY once the first frame is up, STATUS with the screen's title, WATCHDOG every loop turn."""
-        if display.current is not None:
+        if oled.drawn is not None:
             notifier.ready()
-            notifier.status(f"{profile.game}: {display.current.title}")
+            notifier.status(f"{profile.game}: {oled.drawn.title}")
         notifier.tick()
 
     loop.after_tick(heartbeat)
-    return TableIO(profile, hardware, loop, inputs, display, gpio)
+    return TableIO(profile, hardware, loop, inputs, display, gpio, feed, oled)
+
+
+def idle_state(profile: Profile, inputs: Inputs, display: Display) -> TableState:
+    """The table with no game attached (the resume question, the self-test, "New game?"): its screen and
+    its sensors."""
+    screen = display.current
+    return TableState(game=profile.game, screen=public(screen, profile.seats), shown=screen,
+                      sensed=frozenset(inputs.sensed))
+
+
+def public(screen: Screen | None, names: Mapping[str, str]) -> Screen | None:
+    """What every view but the OLED may show of ``screen``: a seat's secret entry only as "look away"."""
+    if screen is None or not screen.private:
+        return screen
+    return look_away(names.get(screen.private) or screen.headline or screen.private)
 
 
 def saved_game(path: Path) -> str | None:
@@ -348,11 +368,12 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
             loop.post(fault)
     kinds = dict(opened.journal.header.get("seats") or seats or {})
     seat_screen = load_ref(info.seat_screen) if info.seat_screen is not None else None
-    feed = StateFeed(lambda: table_state(io, flow, opened.journal, kinds, seat_screen))
     link = getattr(io.hardware, "link", None)
-    loop.after_tick(lambda: feed.refresh((opened.journal.seq, display.current, io.inputs.changes, flow.fixups,
-                                          flow.phase, flow.notice, link.status if link is not None else None)))
-    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults, feed)
+    io.feed.attach(lambda: table_state(io, flow, opened.journal, kinds, seat_screen),
+                   lambda: (opened.journal.seq, display.current, io.inputs.changes, flow.fixups, flow.phase,
+                            flow.notice, link.status if link is not None else None))
+    return Table(profile, io.hardware, loop, io.inputs, display, flow, opened.journal, opened.resumed, faults,
+                 io.feed, io.oled)
 
 
 def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, str],
@@ -366,18 +387,17 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
                   for seat in game.players)
     private: dict[str, Screen] = {}
     if seat_screen is not None:
-        private = {seat: shown for seat in game.players if (shown := seat_screen(game, seat, names)) is not None}
-    screen = io.display.current
-    if screen is not None and screen.private:  # a seat's secret entry is up: the OLED's reader is that seat
-        private[screen.private] = screen
-        named = io.profile.seats.get(screen.private) or screen.headline or screen.private
-        screen = look_away(named)
+        private = {seat: own for seat in game.players if (own := seat_screen(game, seat, names)) is not None}
+    shown = io.display.current
+    if shown is not None and shown.private:  # a seat's secret entry is up: the OLED's reader is that seat
+        private[shown.private] = shown
     scores: dict[str, int] = game.scores() if isinstance(game, Scored) else {}
     link = getattr(io.hardware, "link", None)
     return TableState(
         game=io.profile.game, seq=journal.seq, phase=flow.phase.value, seats=seats,
         to_move=game.current_player, over=game.is_over(), outcome=outcome(game), scores=MappingProxyType(scores),
         expected=MappingProxyType(dict(game.occupancy())), sensed=frozenset(io.inputs.sensed),
-        ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), screen=screen,
+        ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), shown=shown,
+        screen=public(shown, io.profile.seats),
         notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),
         link=link.status.value if link is not None else None, private=MappingProxyType(private))

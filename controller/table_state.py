@@ -6,9 +6,11 @@ today, the web page and the far table next. A view never decides anything and ne
 flow: what it may show is here. An observer that fails is logged and dropped, so a view can never stop
 the game.
 
-Secrets: ``screen`` is the public screen (what the OLED shows; a screen private to a seat is there only
-as "look away", its seat named in ``screen.private``), and ``private`` holds each seat's own screen for
-that seat's view alone.
+Secrets: ``screen`` is the public screen (what the OLED shows, but a screen private to a seat is there
+only as "look away"), and ``private`` holds each seat's own screen for that seat's view alone. ``shown``
+is the table's own screen as it is: only the OLED draws it (the seat whose secret it shows is the one at
+the table reading it). Before a game is attached (the resume question, the self-test) the state holds the
+screen and the sensors only.
 """
 
 from __future__ import annotations
@@ -43,25 +45,30 @@ class Line:
     move: str
 
 
+def _empty() -> Mapping[Any, Any]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class TableState:
     game: str
-    seq: int  # journal lines so far
-    phase: str  # the flow's phase ("roll", "march", "fixup", ...)
-    seats: tuple[Seat, ...]
-    to_move: str | None  # the seat whose decision it is (None: chance, the table itself, or the game is over)
-    over: bool
-    outcome: str  # who won, for people ("nobody yet" while playing)
-    scores: Mapping[str, int | float]  # the game's scores where it keeps any (else empty)
-    expected: Mapping[str, tuple[str, int]]  # the engine's occupancy: location -> (owner, count)
+    screen: Screen | None  # the public screen: what the OLED shows, a seat's secret only as "look away"
+    shown: Screen | None  # the table's own screen as it is (the OLED's alone)
     sensed: frozenset[str]  # locations whose sensors read closed
-    ignored: frozenset[str]  # sensors the players declared broken
-    fixups: tuple[str, ...]  # what the screen tells the players to put right
-    screen: Screen | None  # the public screen: what the OLED shows
-    notice: str  # the flow's notice, if any ("Fix the board before rolling")
-    recent: tuple[Line, ...]  # the last journal lines, oldest first
+    seq: int = 0  # journal lines so far
+    phase: str = ""  # the flow's phase ("roll", "march", "fixup", ...); empty: no game attached yet
+    seats: tuple[Seat, ...] = ()
+    to_move: str | None = None  # the seat whose decision it is (None: chance, the table itself, or the end)
+    over: bool = False
+    outcome: str = "nobody yet"  # who won, for people
+    scores: Mapping[str, int | float] = field(default_factory=_empty)  # where the game keeps any
+    expected: Mapping[str, tuple[str, int]] = field(default_factory=_empty)  # the engine's occupancy
+    ignored: frozenset[str] = frozenset()  # sensors the players declared broken
+    fixups: tuple[str, ...] = ()  # what the screen tells the players to put right
+    notice: str = ""  # the flow's notice, if any ("Fix the board before rolling")
+    recent: tuple[Line, ...] = ()  # the last journal lines, oldest first
     link: str | None = None  # the board link's state, where the board is read over serial
-    private: Mapping[str, Screen] = field(default_factory=lambda: MappingProxyType({}))
+    private: Mapping[str, Screen] = field(default_factory=_empty)  # each seat's own screen
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -80,6 +87,12 @@ class TableState:
         held = {loc for loc, (_, n) in self.expected.items() if n > 0}
         return frozenset((held ^ self.sensed) - self.ignored)
 
+    def seen_by(self, seat: str) -> Screen | None:
+        """What the person in ``seat`` may read of the table's screen: their own secret entry as it is,
+        anything else as the public screen (another seat's secret only as "look away")."""
+        shown = self.shown
+        return shown if shown is not None and shown.private == seat else self.screen
+
     def name(self, seat: str | None) -> str:
         return next((s.name for s in self.seats if s.seat == seat), seat or "")
 
@@ -93,22 +106,28 @@ Observer = Callable[[TableState], None]
 
 
 class StateFeed:
-    """Builds a snapshot after each loop turn in which something shown changed, and hands it on."""
+    """Builds a snapshot after each loop turn in which something shown changed, and hands it on.
+    ``key()`` is what the views show, cheap to compare: a new snapshot is built only when it changed."""
 
-    def __init__(self, build: Callable[[], TableState]) -> None:
+    def __init__(self, build: Callable[[], TableState], key: Callable[[], tuple[Any, ...]]) -> None:
         self.build = build
+        self.key = key
         self.observers: list[Observer] = []
         self.current: TableState | None = None
-        self._key: tuple[Any, ...] = ()
+        self._key: tuple[Any, ...] | None = None
 
     def watch(self, observer: Observer) -> None:
         self.observers.append(observer)
         if self.current is not None:
             self._tell(observer, self.current)
 
-    def refresh(self, key: tuple[Any, ...]) -> None:
-        """``key`` is what the views show, cheap to compare: a new snapshot only when it changed."""
-        if key == self._key and self.current is not None:
+    def attach(self, build: Callable[[], TableState], key: Callable[[], tuple[Any, ...]]) -> None:
+        """A game came onto the table (or left it): its state from now on, built at the next refresh."""
+        self.build, self.key, self._key = build, key, None
+
+    def refresh(self) -> None:
+        key = self.key()
+        if key == self._key:
             return
         self._key = key
         self.current = self.build()

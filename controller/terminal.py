@@ -5,8 +5,9 @@ other seats physically, as in the demo; the screen is printed whenever it change
 as the screen names them (``17``, ``yellow.0``) or in full (``pos:17``); any button of the profile is a
 command by its own name (``roll``, ``ok``, ``tap:rome:yellow.0``). Every mistake is one line.
 
-The terminal prints only what your seat may read: a screen private to another seat (their hand, their
-bet, which the OLED shows behind a "look away" screen) is replaced by one line saying who is looking.
+The terminal is a view of the table state, as the OLED and the web page are: it prints only what your
+seat may read (``TableState.seen_by``), so a screen private to another seat (their hand, their bet) is
+printed as the public screen has it: whose it is, and "look away".
 """
 
 from __future__ import annotations
@@ -222,15 +223,6 @@ def _hands_off(flow: Flow, journal: Any, bots: Mapping[str, Any], poll: Callable
     return poll(now)
 
 
-def seen_by(seat: str, screen: Screen, names: Mapping[str, str]) -> str:
-    """What the person in ``seat`` may read of ``screen``: all of it, unless it is another seat's secret.
-    At the table everyone else looks away; at the terminal the bots' secrets are not printed at all.
-    ``names`` are the seats as the profile names them."""
-    if screen.private and screen.private != seat:
-        return f"{names.get(screen.private, screen.private)} is looking at their secret screen..."
-    return screen.text()
-
-
 def _write(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -253,24 +245,27 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     rng = random.Random(seed)
 
     shown = [0]
-    last = [""]
+    last: list[Screen | None] = [None]
     held: list[str] = []  # while ``fix`` works down a checklist, each screen waits for the next one
 
-    def show(screen: Screen) -> None:
-        """Print what changed on the screen; a bot still at its secret screen is said once, not per press,
-        and a checklist ``fix`` works down is printed as it ends, not once per piece."""
+    def see(state: TableState) -> None:
+        """Print the screen as the person's seat may read it (``seen_by``: a bot's secret entry only as
+        "look away"), when it changed; a checklist ``fix`` works down is printed as it ends, not per piece."""
+        screen = state.seen_by(human)
+        if screen is None or screen == last[0]:
+            return
+        last[0] = screen
         shown[0] += 1
-        text = seen_by(human, screen, prof.seats)
+        text = screen.text()
         if held:
             if held[0] and held[0].split("\n", 1)[0] != text.split("\n", 1)[0]:
                 out("\n" + held[0])  # another screen: the one held is worth reading after all
             held[0] = text
-        elif not (screen.private and text == last[0]):
+        else:
             out("\n" + text)
-        last[0] = text
 
-    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, echo=show,
-                        options=options)
+    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, options=options)
+    table.feed.watch(see)
     bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat != human}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
     table.loop.add_source(partial(_hands_off, table.flow, table.journal, bots, players.poll))
@@ -313,8 +308,9 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 if held and (text := held.pop()):
                     out("\n" + text)
             term.let_bots_play()
-            if shown[0] == before and table.display.current is not None:  # unchanged: show it again anyway
-                out("\n" + seen_by(human, table.display.current, prof.seats))
+            again = table.feed.current.seen_by(human) if table.feed.current is not None else None
+            if shown[0] == before and again is not None:  # unchanged: show it again anyway
+                out("\n" + again.text())
     except StopRequested:
         stop_table(table)
         raise

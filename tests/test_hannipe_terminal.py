@@ -50,6 +50,6 @@ def test_the_terminal_shows_the_persons_secrets_and_none_of_the_bots(tmp_path: P
         name = NAMES[bot]
         assert hand_text(dealt.hand(bot)) not in out
         assert f"{name}: secret bet" not in out and f"{name} tips, round" not in out
-        assert f"{name} is looking at their secret screen..." in out
+        assert f"{name}: secret\n  everyone but {name}\n  look away!" in out  # the public face of it
         assert f"{name}: your tip" in out  # the look-away screen itself is for everyone
-    assert "Bruno is looking at their secret screen...\n\nBruno is looking" not in out  # said once per look
+    assert "look away!\nsecret\n\nBruno: secret" not in out  # said once per look

@@ -136,7 +136,7 @@ def test_play_sim_prints_none_of_the_bots_secret_entries(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Rome: organise\n  Y0>" in out  # the person's own entry, cursor on the first formation
-    assert "Carthage: organise\n  Y0" not in out and "carthage is looking at their secret screen..." in out
+    assert "Carthage: organise\n  Y0" not in out and "Carthage: secret\n  everyone but Carthage" in out
 
 
 def test_play_sim_honours_the_bridge_profile(tmp_path: Path) -> None:

@@ -77,12 +77,12 @@ def test_renderer_is_deterministic_and_sized_by_device() -> None:
 def test_a_message_stays_up_for_its_minimum_time(table: Harness) -> None:
     table.roll(1, 5)
     table.move(12, 17)  # commits, the next screen replaces the old at once (no hold)
-    before = table.table.display.frames
+    before = table.table.oled.frames
     table.table.display.show(Screen("Message"), hold=True)
     table.table.display.show(Screen("Next"))
     assert table.text.startswith("Message")
     table.run(table.profile.timing.message_min_s + 0.1)
-    assert table.text.startswith("Next") and table.table.display.frames == before + 2
+    assert table.text.startswith("Next") and table.table.oled.frames == before + 2
 
 
 # -- the headline: the one thing read from across the table, and rows that stay in place ------------------
