@@ -64,6 +64,10 @@ class DemoTable:
         """SIGTERM, as systemd or a user's Ctrl-C stops it; the exit code."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        code = self.process.wait(timeout=20)
+        try:
+            code = self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError(f"SIGTERM did not stop the demo: {''.join(self.log)[-3000:]}") from None
         self._reader.join(timeout=5)
         return code

@@ -11,14 +11,16 @@
 ``/journals/NAME.jsonl``, ``.txt``    a journal to download, and its readable move list
 ====================================  ====================================================================
 
-Every stream sends the whole state on connect and then each newer one (a state is a few kilobytes, so a
-browser that reconnects after the table restarted needs nothing else), and a ``ping`` event every
-``PING_S`` so a page can tell a dead connection from a quiet game. The responses allow no other origin's
-scripts (``Content-Security-Policy``) and leak no seat code in a ``Referer``.
+Every stream sends the whole state on connect and then the newest one whenever it changed, at most one each
+``GAP_S`` (a state is a few kilobytes, so a browser that reconnects after the table restarted needs nothing
+else), and a ``ping`` event every ``PING_S`` so a page can tell a dead connection from a quiet game. The
+responses allow no other origin's scripts (``Content-Security-Policy``) and leak no seat code in a
+``Referer``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -35,6 +37,7 @@ from engines.registry import game_names, get_game
 
 STATIC = Path(__file__).resolve().parent / "static"
 PING_S = 10.0
+GAP_S = 0.05  # at most 20 states a second to a browser: a fast demo must not keep a phone redrawing flat out
 RETRY_MS = 1000  # how soon a browser reconnects after the stream broke
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; base-uri 'none'; "
@@ -132,12 +135,14 @@ class Pages:
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
         published = self.published
-        seen = -1
+        clock = asyncio.get_running_loop().time
+        seen, sent = -1, -GAP_S
         try:
             await response.write(f"retry: {RETRY_MS}\n\n".encode())
             while not published.closing and still_open():
                 if seen != published.version:
-                    seen = published.version
+                    await asyncio.sleep(max(0.0, sent + GAP_S - clock()))  # whatever comes meanwhile goes as one
+                    seen, sent = published.version, clock()
                     data = body()
                     if data:
                         await response.write(b"data: " + data + b"\n\n")

@@ -1,0 +1,273 @@
+"""The web page in a real browser: Debian's headless Chromium, driven by Playwright, watching demo tables
+served by ``boardkeeper demo GAME --web 127.0.0.1:PORT`` (a process of their own, stopped with SIGTERM).
+
+The table page shows the board and follows the journal as it grows, fits a phone held upright, and comes
+back by itself after the table restarts; a Hannipe seat's page shows its own hand, which neither the public
+page, another seat's page, the public stream nor the log ever shows. Screenshots at phone size go to
+``$BOARDKEEPER_SCREENSHOTS`` if set, else to the test's own folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import DemoTable, free_port
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("headless Chromium is not installed: apt-get install -y chromium (as root; "
+                ".ci/install-chromium.sh does it)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402  (only where Chromium is)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for the module, on a fresh profile of its own."""
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=PHONE)
+        assert context.browser is not None
+        yield context.browser
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def hannibal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DemoTable, Path]]:
+    """A Hannibal demo at 200 times the speed of play, serving its page; its journal alone in its folder."""
+    journal = tmp_path_factory.mktemp("hannibal") / "hannibal.jsonl"
+    table = DemoTable("hannibal", free_port(), journal, speed=200)
+    yield table, journal
+    assert table.stop() == 0  # served on after the game until SIGTERM, and then exited cleanly
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("BOARDKEEPER_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser: Browser) -> Page:
+    """A new tab at phone size, whose console errors (a script failing, a Content-Security-Policy violation)
+    fail the test (``_clean``)."""
+    page = browser.contexts[0].new_page()
+    page.set_viewport_size(PHONE)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    setattr(page, "errors", errors)  # noqa: B010
+    return page
+
+
+def _clean(page: Page, allowed: tuple[str, ...] = ()) -> None:
+    """No error in the page's console but those ``allowed`` (the browser's own line on a refused load or a
+    stream cut by the table stopping)."""
+    errors = [e for e in getattr(page, "errors") if not any(a in e for a in allowed)]  # noqa: B009
+    assert not errors, errors
+
+
+def _wait(page: Page, condition: str, timeout: float) -> None:
+    """Until the JavaScript expression ``condition`` is true in ``page``. Asked from outside the page (the
+    page allows no script of its own to be evaluated from a string, so Playwright's wait_for_function cannot)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(condition):
+        assert time.monotonic() < deadline, f"not within {timeout} s: {condition}"
+        time.sleep(0.02)
+
+
+def _seq(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.seq || '-1'"))
+
+
+def _journaled(journal: Path) -> int:
+    """Move lines in the journal now (its header and notes are no moves)."""
+    return sum(1 for line in journal.read_text().splitlines() if line.startswith('{"seq"'))
+
+
+def _pieces_drawn(page: Page) -> dict[str, str]:
+    """Each place with a piece on the page's board -> what its title says of it."""
+    result: dict[str, str] = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('g.place.held')]"
+        ".map(g => [g.dataset.loc, g.querySelector('title').textContent]))")
+    return result
+
+
+def _state(table: DemoTable) -> dict[str, object]:
+    """The public state, once the table has one (503 while it starts: a resumed game is replayed first)."""
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with urllib.request.urlopen(f"{table.url}api/state", timeout=10) as answer:
+                state: dict[str, object] = json.loads(answer.read())
+                return state
+        except urllib.error.HTTPError as e:
+            if e.code != 503 or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_the_table_page_follows_the_game_on_a_phone(browser: Browser, hannibal: tuple[DemoTable, Path],
+                                                    shots: Path) -> None:
+    table, journal = hannibal
+    page = _page(browser)
+    try:
+        page.goto(table.url)
+        _wait(page, "document.body.dataset.connected === 'yes' && !!document.querySelector('g.place.held')", 15)
+        assert page.locator("svg.board").get_attribute("data-source") == "printable"
+        assert page.locator("g.place").count() == 49
+        first = _seq(page)
+        for _ in range(3):  # the page keeps up with the journal as it grows: within a second of each line
+            written = _journaled(journal)
+            _wait(page, f"Number(document.body.dataset.seq) >= {written}", 1)
+            time.sleep(0.1)
+        assert _seq(page) > first
+        page.screenshot(path=str(shots / "table-hannibal-phone.png"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        board = page.locator("svg.board").bounding_box()
+        assert width <= PHONE["width"] and board is not None and board["width"] <= PHONE["width"]
+        assert board["height"] > 300  # the board, not a sliver of it
+        _wait(page, "document.getElementById('turn').textContent.startsWith('Game over')", 40)
+        final = _state(table)
+        drawn = _pieces_drawn(page)
+        pieces = final["pieces"]
+        assert isinstance(pieces, dict)
+        assert set(drawn) == set(pieces) and all(drawn[loc].startswith(f"{loc}: {owner} x{n}")
+                                                 for loc, (owner, n) in pieces.items())
+        assert page.locator("#recent li").first.text_content() == (
+            f"{final['recent'][-1]['player']} {final['recent'][-1]['move']}")  # type: ignore[index]
+        page.screenshot(path=str(shots / "table-hannibal-over-phone.png"), full_page=True)
+        _clean(page)
+    finally:
+        page.close()
+
+
+def test_the_page_reconnects_by_itself_after_the_table_restarts(browser: Browser, tmp_path: Path,
+                                                               shots: Path) -> None:
+    journal = tmp_path / "cannonball.jsonl"
+    port = free_port()
+    table = DemoTable("cannonball", port, journal, speed=20)
+    page = _page(browser)
+    try:
+        page.goto(table.url)
+        _wait(page, "document.body.dataset.connected === 'yes' && Number(document.body.dataset.seq) > 0", 15)
+        page.screenshot(path=str(shots / "table-cannonball-phone.png"))
+        assert table.stop() == 0
+        _wait(page, "document.body.dataset.connected === 'no'", 5)
+        assert page.locator("#status").text_content() == "reconnecting..."
+        before = _seq(page)
+        time.sleep(1.5)  # the page keeps trying while the table is away
+        table = DemoTable("cannonball", port, journal, speed=20)  # the same game, resumed from its journal
+        _wait(page, "document.body.dataset.connected === 'yes'", 10)
+        assert page.locator("#status").text_content() == "live"
+        seq = _state(table)["seq"]
+        assert isinstance(seq, int) and seq >= before
+        _wait(page, f"Number(document.body.dataset.seq) >= {seq}", 5)  # the new table's state, drawn
+        assert page.locator("g.place.held").count() > 0
+        _clean(page, ("net::ERR_CONNECTION_REFUSED", "net::ERR_INCOMPLETE_CHUNKED_ENCODING"))
+    finally:
+        page.close()
+        assert table.stop() == 0
+
+
+def test_a_seat_sees_its_secrets_and_no_one_else_does(browser: Browser, tmp_path: Path, shots: Path) -> None:
+    """Hannipe with dealt tip cards: p1's page shows p1's hand and bet; the public page, p2's page, every byte
+    of the public stream and the log never show p1's hand; a wrong code is refused."""
+    table = DemoTable("hannipe", free_port(), tmp_path / "hannipe.jsonl", speed=15)
+    codes = {seat: table.code(seat) for seat in ("p1", "p2")}
+    stream: list[bytes] = []
+    done = threading.Event()
+
+    def listen() -> None:  # the public stream, as any browser on the network gets it
+        with urllib.request.urlopen(f"{table.url}api/events", timeout=30) as answer:
+            while not done.is_set():
+                chunk = answer.read1(65536)
+                if not chunk:
+                    break
+                stream.append(chunk)
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    mine, theirs, public = _page(browser), _page(browser), _page(browser)
+    hands: set[str] = set()
+    try:
+        mine.goto(f"{table.url}seat/p1?code={codes['p1']}")
+        theirs.goto(f"{table.url}seat/p2?code={codes['p2']}")
+        public.goto(table.url)
+        for page in (mine, theirs, public):
+            _wait(page, "document.body.dataset.connected === 'yes'", 15)
+        _wait(mine, "document.querySelectorAll('#private .line').length >= 2", 15)
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:  # the hand changes as cards are played: look at each one
+            title, *lines = mine.evaluate("[...document.querySelectorAll('#private .title, #private .line')]"
+                                          ".map(e => e.textContent)")
+            assert title.startswith("p1")  # its secrets, or its own secret entry (a tip) while the OLED shows it
+            if title == "p1: your secrets" and len(lines) > 1 and len(lines[1]) >= 5:  # a hand of two cards or more
+                assert lines[0].startswith(("bet: ", "no bet yet"))
+                hand = lines[1]
+                hands.add(hand)
+                if hand not in theirs.locator("#private .line").all_text_contents():
+                    assert hand not in (theirs.locator("#private").text_content() or "")
+                body = public.evaluate("document.body.innerText + document.body.innerHTML")
+                assert hand not in body and "p1: your secrets" not in body
+            time.sleep(0.25)
+        assert hands, "p1's page never showed a hand"
+        assert "p1: your secrets" not in (theirs.locator("body").text_content() or "")
+        mine.screenshot(path=str(shots / "seat-hannipe-phone.png"))
+        public.screenshot(path=str(shots / "table-hannipe-phone.png"), full_page=True)
+        wrong = _page(browser)
+        answer = wrong.goto(f"{table.url}seat/p1?code={codes['p2']}")
+        assert answer is not None and answer.status == 403
+        assert (wrong.locator("body").text_content() or "").strip() == "seat p1: wrong code"
+        wrong.close()
+        for page in (mine, theirs, public):
+            _clean(page)
+    finally:
+        done.set()
+        for page in (mine, theirs, public):
+            page.close()
+        assert table.stop() == 0
+        listener.join(timeout=5)
+    wire = b"".join(stream).decode()
+    assert wire.count("data: {") >= 10
+    log = "".join(table.log)
+    for hand in hands:
+        assert hand not in wire and hand not in log
+
+
+def test_the_games_page_steps_through_a_finished_game(browser: Browser, hannibal: tuple[DemoTable, Path],
+                                                     shots: Path) -> None:
+    """The finished journal in the table's folder: replayed move by move on the board, with downloads."""
+    table, journal = hannibal
+    table.wait_for("the game is over", 60)
+    page = _page(browser)
+    try:
+        page.goto(f"{table.url}games#{journal.name}")
+        _wait(page, "document.body.dataset.step === '0'", 15)
+        moves = _journaled(journal)
+        assert page.locator("#moves li").count() == moves
+        assert page.locator("g.place.held").count() == 6  # the start: each side's three stacks of four
+        page.click("#last")
+        assert page.evaluate("document.body.dataset.step") == str(moves)
+        page.click("#prev")
+        assert (page.locator("#where").text_content() or "").startswith(f"after move {moves - 1}: ")
+        page.screenshot(path=str(shots / "games-hannibal-phone.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        with urllib.request.urlopen(page.locator("#text").evaluate("a => a.href"), timeout=10) as answer:
+            assert answer.read().decode().endswith("result: yellow\n")
+        _clean(page)
+    finally:
+        page.close()
