@@ -77,7 +77,7 @@ def test_a_seat_sees_its_own_secrets_and_a_wrong_code_is_refused(
         hannipe: tuple[WebView, list[TableState], Path]) -> None:
     view, seen, _ = hannipe
     base = view.url
-    code = {seat: view.codes._codes[seat] for seat in view.codes.seats}
+    code = dict(view.codes.current)
     status, body = _get(f"{base}api/seat/p2/state?code={code['p2']}")
     assert status == 200
     assert json.loads(body)["private"]["title"] == seen[-1].private["p2"].title == "p2: your secrets"

@@ -34,5 +34,6 @@ class SeatCodes:
         return own is not None and hmac.compare_digest(own.encode(), code.strip().upper().encode())
 
     @property
-    def seats(self) -> tuple[str, ...]:
-        return tuple(self._codes)
+    def current(self) -> Mapping[str, str]:
+        """The game's codes, seat -> code (what the log says until the OLED shows them)."""
+        return self._codes

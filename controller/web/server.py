@@ -24,7 +24,6 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
@@ -156,7 +155,7 @@ class Pages:
         """The seat a request names, if its code opens it: else refused with one line saying why."""
         seat = request.match_info["seat"]
         code = request.query.get("code", "")
-        if seat not in self.codes.seats:
+        if seat not in self.codes.current:
             raise web.HTTPNotFound(text=f"no seat {seat!r} at this table now\n")
         if not code:
             raise web.HTTPForbidden(text=f"seat {seat}: its page needs the seat's code (?code=...)\n")
@@ -182,9 +181,11 @@ class Pages:
                                  headers={"Cache-Control": "no-store"})
 
     async def journal_replay(self, request: web.Request) -> web.StreamResponse:
+        """Replaying a long game takes a while (Cannon Ball's 700 lines: half a second here, more on a Pi):
+        done beside the page's loop, so the live streams go on meanwhile."""
         path = self._journal(request)
-        data: dict[str, Any] = journals.replay_json(path)
-        return web.json_response(data, headers={"Cache-Control": "no-store"})
+        body = await asyncio.get_running_loop().run_in_executor(None, _replay_json, path)
+        return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
 
     async def journal_file(self, request: web.Request) -> web.StreamResponse:
         path = self._journal(request)
@@ -193,7 +194,8 @@ class Pages:
 
     async def journal_text(self, request: web.Request) -> web.StreamResponse:
         path = self._journal(request)
-        return web.Response(text=journals.move_list(path), content_type="text/plain", charset="utf-8",
+        text = await asyncio.get_running_loop().run_in_executor(None, journals.move_list, path)
+        return web.Response(text=text, content_type="text/plain", charset="utf-8",
                             headers={"Content-Disposition": f'inline; filename="{path.stem}.txt"'})
 
     def _journal(self, request: web.Request) -> Path:
@@ -207,6 +209,10 @@ class Pages:
         if listed.closed:
             raise web.HTTPForbidden(text=f"{name}: {listed.closed}\n")
         return path
+
+
+def _replay_json(path: Path) -> bytes:
+    return json.dumps(journals.replay_json(path), separators=(",", ":")).encode()
 
 
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
