@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ log = logging.getLogger("boardkeeper")
 
 SHUTDOWN_S = 1.0  # open streams are ended at once on stop; this bounds any other request still running
 START_S = 30.0
+EVERYWHERE = ("0.0.0.0", "::")  # addresses that listen on every interface
 
 
 class WebView:
@@ -44,8 +46,10 @@ class WebView:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
+        """Where a browser finds the page: on every interface, by this machine's name on the local network
+        (``tablepi.local``, which a Raspberry Pi answers over mDNS), as no browser can open 0.0.0.0."""
+        host = f"{socket.gethostname()}.local" if self.host in EVERYWHERE else self.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
 
     def start(self) -> None:
         """Listen, on the page's own thread; returns once it does. ``OSError`` if it cannot (the port is
@@ -72,6 +76,11 @@ class WebView:
         for seat, code in codes.items():
             log.info("web: seat %s's own page: %sseat/%s?code=%s", seat, self.url, seat, code)
         return codes
+
+    def attach(self, table: Table) -> None:
+        """Put the page on a demo's table: it watches the table state, and the game's seats get codes."""
+        table.feed.watch(self.see)
+        self.new_game(table.flow.game.players)
 
     def stop(self) -> None:
         """Close every stream and the listening socket, and end the page's thread."""
@@ -112,8 +121,3 @@ class WebView:
             await self._stopped.wait()
         finally:
             await runner.cleanup()
-
-    def attach(self, table: Table) -> None:
-        """Put the page on a demo's table: it watches the table state, and the game's seats get codes."""
-        table.feed.watch(self.see)
-        self.new_game(table.flow.game.players)
