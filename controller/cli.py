@@ -433,7 +433,15 @@ def play(args: argparse.Namespace) -> int:
     if args.human is not None:
         raise UsageError("--as is for --sim only: at the real table everyone plays")
     from controller.dice import Dice
-    from controller.table import ask_resume, attach_game, await_next_game, build_io, load_backend, stop_table
+    from controller.table import (
+        ask_resume,
+        attach_game,
+        await_next_game,
+        build_io,
+        load_backend,
+        say_stopped,
+        stop_table,
+    )
 
     profile = game_profile(info, args.profile or info.name, simulated=None)
     bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
@@ -447,7 +455,14 @@ def play(args: argparse.Namespace) -> int:
     web = web_view(args.web, profile, path.parent)
     if web is not None:
         io.feed.watch(web.see)
-    resumed = ask_resume(io, path)
+    try:
+        resumed = ask_resume(io, path)
+    except StopRequested as e:
+        say_stopped(io.display, io.feed, io.oled)
+        if web is not None:
+            web.stop()
+        log.info("stopped by %s; the game is safe in %s", e, path)
+        return 0
     game_bots = resumed_bots(info, seats, path, args.seat, bots, args.think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
         table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)

@@ -149,9 +149,15 @@ def stop_table(table: Table) -> None:
     """``systemctl stop`` or Ctrl-C: the journal is closed (every line already fsynced), the OLED says the
     game is safe and keeps saying it after the process is gone (luma must not blank it on exit)."""
     table.journal.close()
-    table.display.overlay(Screen("Stopped", ("the game is saved", "it resumes on the", "next start")))
-    table.feed.refresh()  # the loop has stopped: the views are told once more
-    table.oled.keep()
+    say_stopped(table.display, table.feed, table.oled)
+
+
+def say_stopped(display: Display, feed: StateFeed, oled: OledView) -> None:
+    """"Stopped" on the OLED, kept there after the process is gone; also at a stop with no game attached yet
+    (the resume question), where the question would otherwise stay up with nothing left to answer it."""
+    display.overlay(Screen("Stopped", ("the game is saved", "it resumes on the", "next start")))
+    feed.refresh()  # the loop has stopped: the views are told once more
+    oled.keep()
 
 
 @dataclass

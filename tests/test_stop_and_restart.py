@@ -159,3 +159,38 @@ def test_a_stop_is_never_taken_for_a_failing_view(tmp_path: Path) -> None:
         t.lift(12, 4)
     t.place(12, 4)
     assert "pos:12" in seen[-1]  # still fed: a stop is no failure of the view
+
+
+def test_a_stop_at_the_resume_question_says_stopped_and_exits_0(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real table's ``play`` on the simulated board, stopped while the resume question is up (before any
+    game is attached): the boot of the unit found the question left on the panel, answerable no more."""
+    from controller import cli
+    from controller import table as table_module
+    from controller.stop import StopRequested
+
+    full = tmp_path / "full.jsonl"
+    run_demo(8, full)
+    path = tmp_path / "hannibal.jsonl"
+    path.write_bytes(b"".join(full.read_bytes().splitlines(keepends=True)[:12]))
+    profile = profile_for("hannibal-sim")
+    hardware = load_backend(profile)
+    shown: list[str] = []
+
+    def build_io_then_stop(profile: object, hardware: object, echo: object = None) -> object:
+        io = build_io(profile, hardware, echo=lambda screen: shown.append(screen.title))  # type: ignore[arg-type]
+        t0 = io.loop.clock.now()
+
+        def systemctl_stop(now: float) -> list[object]:  # SIGTERM's handler raises where the loop is
+            if now - t0 > 1.0:
+                raise StopRequested("SIGTERM")
+            return []
+
+        io.loop.add_source(systemctl_stop)  # type: ignore[arg-type]
+        return io
+
+    monkeypatch.setattr(cli, "game_profile", lambda *args, **kwargs: profile)
+    monkeypatch.setattr(table_module, "load_backend", lambda *args, **kwargs: hardware)
+    monkeypatch.setattr(table_module, "build_io", build_io_then_stop)
+    assert cli.main(["play", "hannibal", "--journal", str(path)]) == 0
+    assert "Resume the game?" in shown and shown[-1] == "Stopped"

@@ -21,12 +21,17 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nspawn_boot
 import pytest
+
+from controller.journal import read, replay
+from controller.screen import Screen, render
+from engines.registry import get_game
+from hw_config.profile import load_profile
 
 REASON = nspawn_boot.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"cannot boot a container: {REASON}")
@@ -103,46 +108,34 @@ def until(what: str, check: Callable[[], object], timeout: float = 15.0) -> obje
         time.sleep(0.1)
 
 
-def _profile() -> object:
-    from hw_config.profile import load_profile
-
-    return load_profile(ROOT / "hw_config" / "profiles" / "hannibal.toml")
+PROFILE = load_profile(ROOT / "hw_config" / "profiles" / "hannibal.toml")  # the one install.sh installs
 
 
-def _cells(occupancy: dict[str, object]) -> set[tuple[int, int]]:
-    """The (row GPIO, column GPIO) reeds closed under the pieces of ``occupancy``, as the profile wires them."""
-    profile = _profile()
-    return {(profile.rows[r], profile.cols[c])  # type: ignore[attr-defined]
-            for r, c in (profile.locations[loc] for loc in occupancy)}  # type: ignore[attr-defined]
+def _cells(locations: Iterable[str]) -> set[tuple[int, int]]:
+    """The (row GPIO, column GPIO) reeds closed under pieces on ``locations``, as the profile wires them."""
+    return {(PROFILE.rows[r], PROFILE.cols[c]) for r, c in (PROFILE.locations[loc] for loc in locations)}
 
 
 def _pin(button: str) -> int:
-    pin = _profile().buttons[button].pin  # type: ignore[attr-defined]
-    assert isinstance(pin, int)
+    pin = PROFILE.buttons[button].pin
+    assert pin is not None
     return pin
-
-
-def _state(table: Table) -> object:
-    from controller.journal import read, replay
-
-    path = table.box.path(JOURNAL)
-    return replay(read(path), path)[-1]
 
 
 def _make_a_move(table: Table) -> str:
     """Move a piece as a player would: a legal move whose pieces the sensors see change and no other legal
     move leaves the same way; returns its notation once the service has journaled it."""
-    state = _state(table)
+    path = table.box.path(JOURNAL)
+    state = replay(read(path), path)[-1]
     before = len(table.journal_lines())
-    after: dict[str, list[str]] = {}
-    for move in state.legal_moves():  # type: ignore[attr-defined]
-        child = state.clone()  # type: ignore[attr-defined]
+    after: dict[frozenset[str], list[str]] = {}
+    for move in state.legal_moves():
+        child = state.clone()
         child.apply(move)
-        key = json.dumps(sorted(child.occupancy()))
-        after.setdefault(key, []).append(str(move))
-    now = json.dumps(sorted(state.occupancy()))  # type: ignore[attr-defined]
-    key, moves = next((k, m) for k, m in after.items() if k != now and len(m) == 1)
-    table.closed = _cells(dict.fromkeys(json.loads(key)))
+        after.setdefault(frozenset(child.occupancy()), []).append(str(move))
+    now = frozenset(state.occupancy())
+    occupied, moves = next((k, m) for k, m in after.items() if k != now and len(m) == 1)
+    table.closed = _cells(occupied)
     table.wire()
     until(f"the service journals {moves[0]}", lambda: len(table.journal_lines()) > before)
     line = json.loads(table.journal_lines()[before])
@@ -152,8 +145,6 @@ def _make_a_move(table: Table) -> str:
 
 def _title_rows(title: str) -> tuple[int, list[list[int]]]:
     """How many rows from the top only the title draws, and those rows of ``title`` as the OLED draws them."""
-    from controller.screen import Screen, render
-
     one, two = render(Screen(title, ("a",)), 128, 64), render(Screen(title, ("b", "c", "d")), 128, 64)
     rows = next(y for y in range(64) if [one.getpixel((x, y)) for x in range(128)]
                 != [two.getpixel((x, y)) for x in range(128)])
@@ -237,8 +228,6 @@ def test_install_sh_starts_the_unit_and_it_reaches_ready(table: Table) -> None:
 
 
 def test_the_gpio_backend_plays_the_game_on_the_stand_in_table(table: Table) -> None:
-    from engines.registry import get_game
-
     t = time.monotonic()
     table.closed = _cells(get_game("hannibal").new_game().occupancy())
     table.wire()
@@ -327,6 +316,20 @@ def test_proc_subset_pid_would_keep_it_from_starting(table: Table) -> None:
     until("the resume question", lambda: table.show("StatusText") == "hannibal: Resume the game?")
     table.press(_pin("OK"))
     until("resumed", lambda: table.log().count("game resumed") == 3)
+
+
+def test_stop_during_the_resume_question_leaves_stopped_on_the_display(table: Table) -> None:
+    """The question is up before any game is attached: the first boot found the process exiting 0 with the
+    question still on the panel, where OK would no longer do anything."""
+    table.systemctl("restart", UNIT)
+    until("the resume question", lambda: table.show("StatusText") == "hannibal: Resume the game?")
+    table.systemctl("stop", UNIT)
+    assert table.show("Result") == "success" and table.show("ExecMainStatus") == "0"
+    assert _shows_title(table, "Stopped")
+    table.systemctl("start", UNIT)
+    until("the resume question", lambda: table.show("StatusText") == "hannibal: Resume the game?")
+    table.press(_pin("OK"))
+    until("resumed", lambda: table.log().count("game resumed") == 4)
 
 
 def test_systemctl_stop_leaves_stopped_on_the_display_and_exits_0(table: Table) -> None:
