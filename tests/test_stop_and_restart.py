@@ -194,3 +194,21 @@ def test_a_stop_at_the_resume_question_says_stopped_and_exits_0(tmp_path: Path,
     monkeypatch.setattr(table_module, "build_io", build_io_then_stop)
     assert cli.main(["play", "hannibal", "--journal", str(path)]) == 0
     assert "Resume the game?" in shown and shown[-1] == "Stopped"
+
+
+def test_under_journald_each_line_carries_its_priority(tmp_path: Path) -> None:
+    """journald files a line at the priority its ``<N>`` prefix names, else at "info": the unit's boot test saw
+    the table's warnings and the reason it would not start filed as "info", out of ``journalctl -p warning``."""
+    journal = tmp_path / "j.jsonl"
+    run_demo(2, journal)
+    env = {"PATH": "/usr/bin:/bin", "JOURNAL_STREAM": "8:1234"}
+    result = subprocess.run(_cli("play", "hannibal", "--sim", "--journal", str(journal)), cwd=ROOT,
+                            input="quit\n", capture_output=True, text=True, env=env, timeout=120)
+    line = next(x for x in result.stderr.splitlines() if "moved aside" in x)
+    assert line.startswith("<4>WARNING saved game"), line
+    failed = subprocess.run(_cli("play", "hannibal", "--profile", str(tmp_path / "none.toml")), cwd=ROOT,
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert failed.returncode == 2 and failed.stderr.startswith("<3>error: "), failed.stderr
+    plain = subprocess.run(_cli("play", "hannibal", "--profile", str(tmp_path / "none.toml")), cwd=ROOT,
+                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, timeout=120)
+    assert plain.stderr.startswith("error: "), plain.stderr  # at a terminal: no prefix

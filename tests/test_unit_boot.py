@@ -307,6 +307,8 @@ def test_proc_subset_pid_would_keep_it_from_starting(table: Table) -> None:
         table.systemctl("restart", UNIT, check=False)
         until("the planted failure", lambda: "No such file or directory: '/proc/cpuinfo'" in table.log())
         assert "error: pin factory 'lgpio' unavailable" in table.log()
+        errors = table.box.run("journalctl", "-u", UNIT, "-p", "err", "-o", "cat", "--no-pager").stdout
+        assert "error: pin factory 'lgpio' unavailable" in errors and "game started" not in errors  # its priority
     finally:
         table.systemctl("stop", UNIT, check=False)
         table.box.run("rm", "-f", dropin)

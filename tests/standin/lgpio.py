@@ -265,7 +265,7 @@ def _cpuinfo_as_on_a_pi() -> None:
                     return io.StringIO(f.read() + PI_CPUINFO)
             return real(file, *args, **kwargs)
 
-    local.io = ProcAsOnAPi()  # type: ignore[assignment]
+    local.io = ProcAsOnAPi()
 
 
 _cpuinfo_as_on_a_pi()
