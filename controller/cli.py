@@ -88,7 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--journal", type=Path, help="journal file (default: in the state directory); "
                       "an unfinished one is resumed")
     play.add_argument("--sim", action="store_true", help="the simulated table at the terminal, against bots")
-    play.add_argument("--as", dest="human", help="your seat (--sim; default: the first)")
+    play.add_argument("--as", dest="humans", action="append", default=[], metavar="SEAT",
+                      help="your seat (--sim; default: the first, or every seat of a game with no bots); repeatable: "
+                      "hot-seat, one person for several seats, 'all' for every seat")
     play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
     play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
     play.add_argument("--seat", action="append", default=[], metavar="NAME=BOT",
@@ -402,6 +404,18 @@ def resumed_bots(info: GameInfo, seats: tuple[str, ...], path: Path, given: list
         return {}
 
 
+def terminal_seats(asked: list[str], seats: tuple[str, ...], *, bots: bool, game: str) -> tuple[str, ...]:
+    """The seats the person at the terminal plays (``--as``, repeatable; ``all``): by default the first, or
+    every seat of a game no bot can play, whose seats nobody else could take."""
+    chosen = seats if "all" in asked or (not asked and not bots) else tuple(dict.fromkeys(asked or seats[:1]))
+    unknown = [seat for seat in chosen if seat not in seats]
+    if unknown:
+        raise UsageError(f"--as {unknown[0]}: the seats are {', '.join(seats)} (or all)")
+    if not bots and len(chosen) < len(seats):
+        raise UsageError(f"{game} has no bots: at the terminal you play every seat (--as all)")
+    return chosen
+
+
 def play(args: argparse.Namespace) -> int:
     info = game_info(args.game)
     path = args.journal or state_dir() / f"{info.name}.jsonl"
@@ -418,19 +432,15 @@ def play(args: argparse.Namespace) -> int:
         if args.seat:
             raise UsageError("--seat is for the real table: at the terminal you play one seat (--as), bots the rest")
 
-        if not info.bots:
-            raise UsageError(f"{info.name} has no bots to play against at the terminal")
-        human = args.human or seats[0]
-        if human not in seats:
-            raise UsageError(f"--as {human}: the seats are {', '.join(seats)}")
+        humans = terminal_seats(args.humans, seats, bots=bool(info.bots), game=info.name)
         if args.web is not None:
             raise UsageError("--web is for the real table for now; watch a bot game with 'boardkeeper demo "
                              f"{info.name} --web [HOST:]PORT'")
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
-        return run_terminal(path, profile=sim, human=human, seats=seats, seed=args.seed, options=options)
+        return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
-    if args.human is not None:
+    if args.humans:
         raise UsageError("--as is for --sim only: at the real table everyone plays")
     from controller.dice import Dice
     from controller.table import (

@@ -87,11 +87,11 @@ class TableState:
         held = {loc for loc, (_, n) in self.expected.items() if n > 0}
         return frozenset((held ^ self.sensed) - self.ignored)
 
-    def seen_by(self, seat: str) -> Screen | None:
-        """What the person in ``seat`` may read of the table's screen: their own secret entry as it is,
-        anything else as the public screen (another seat's secret only as "look away")."""
+    def seen_by(self, *seats: str) -> Screen | None:
+        """What the person playing ``seats`` may read of the table's screen: a secret entry of one of them
+        as it is, anything else as the public screen (another seat's secret only as "look away")."""
         shown = self.shown
-        return shown if shown is not None and shown.private == seat else self.screen
+        return shown if shown is not None and shown.private in seats else self.screen
 
     def name(self, seat: str | None) -> str:
         return next((s.name for s in self.seats if s.seat == seat), seat or "")

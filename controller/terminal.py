@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -174,7 +174,8 @@ class Terminal:
             seq = flow.seq
             self.run(1.0)
             bot_turn = flow.game.current_player in self.bots
-            quiet = 0 if flow.seq != seq or bot_turn or not self.players.idle() else quiet + 1
+            busy = self.players is not None and not self.players.idle()
+            quiet = 0 if flow.seq != seq or bot_turn or busy else quiet + 1
             if quiet >= 2:
                 return
 
@@ -228,11 +229,14 @@ def _write(text: str) -> None:
     sys.stdout.flush()
 
 
-def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, ...], seed: int | None = None,
-                 options: dict[str, Any] | None = None, stdin: TextIO = sys.stdin,
+def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: tuple[str, ...],
+                 seed: int | None = None,
+                 options: dict[str, Any] | None = None, stdin: TextIO | None = None,
                  write: Callable[[str], None] = _write) -> int:
-    """Play ``profile``'s game (a simulated profile) in ``human``'s seat, the other ``seats`` by bots."""
+    """Play ``profile``'s game (a simulated profile) in the ``humans`` seats (one, several: hot-seat, or all),
+    the other ``seats`` by bots."""
     game = profile.game
+    stdin = stdin or sys.stdin  # read at the call: a test or a caller may have replaced it
 
     def out(text: str) -> None:
         write(text + "\n")
@@ -251,7 +255,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
     def see(state: TableState) -> None:
         """Print the screen as the person's seat may read it (``seen_by``: a bot's secret entry only as
         "look away"), when it changed; a checklist ``fix`` works down is printed as it ends, not per piece."""
-        screen = state.seen_by(human)
+        screen = state.seen_by(*humans)
         if screen is None or screen == last[0]:
             return
         last[0] = screen
@@ -266,9 +270,10 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
 
     table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, options=options)
     table.feed.watch(see)
-    bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat != human}
-    players = scripted_players(game)(hw.board, prof, table.flow, bots, rng)
-    table.loop.add_source(partial(_hands_off, table.flow, table.journal, bots, players.poll))
+    bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat not in humans}
+    players = scripted_players(game)(hw.board, prof, table.flow, bots, rng) if bots else None
+    if players is not None:  # hands for the bots' seats; a person playing every seat needs none
+        table.loop.add_source(partial(_hands_off, table.flow, table.journal, bots, players.poll))
     term = Terminal(table, hw, prof, players, bots, out)
     view = get_game(game).board_view
     board = BoardView(load_ref(view) if view is not None else None)
@@ -308,7 +313,7 @@ def run_terminal(journal: Path, *, profile: Any, human: str, seats: tuple[str, .
                 if held and (text := held.pop()):
                     out("\n" + text)
             term.let_bots_play()
-            again = table.feed.current.seen_by(human) if table.feed.current is not None else None
+            again = table.feed.current.seen_by(*humans) if table.feed.current is not None else None
             if shown[0] == before and again is not None:  # unchanged: show it again anyway
                 out("\n" + again.text())
     except StopRequested:

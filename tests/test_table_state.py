@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from hannibal_harness import Harness
 
+from controller.cli import main
 from controller.demo import run_demo
+from controller.journal import read
 from controller.table_state import TableState
 from controller.terminal import run_terminal
 from engines.registry import games, get_game, load_ref
@@ -50,21 +52,45 @@ def test_a_failing_view_is_dropped_and_the_game_goes_on(tmp_path: Path, caplog: 
     assert t.moves() == ["R1,2", "12-13"]
 
 
-@pytest.mark.parametrize("game", [g.name for g in games() if g.board_view and g.scripted and g.bots])
+@pytest.mark.parametrize("game", [g.name for g in games() if g.board_view and g.scripted])
 def test_the_terminal_draws_the_board_for_every_game(tmp_path: Path, game: str) -> None:
     """``play GAME --sim``: after ``fix`` the board is drawn from the table state, every location as the game
-    says, and ``board`` draws it again."""
+    says, and ``board`` draws it again. A game no bot can play is played at every seat by the person."""
     out = io.StringIO()
+    info = get_game(game)
     profile = load_profile(f"{game}-sim", lambda g: __import__("controller.table").table.game_needs(g))
-    run_terminal(tmp_path / "j.jsonl", profile=profile, human=get_game(game).players[0],
+    run_terminal(tmp_path / "j.jsonl", profile=profile, humans=info.players[:1] if info.bots else info.seats(),
                  seats=get_game(game).seats(), seed=2, stdin=io.StringIO("fix\nboard\nquit\n"), write=out.write)
     text = out.getvalue()
     assert f"game saved in {tmp_path / 'j.jsonl'}" in text
     draw = load_ref(get_game(game).board_view)
     assert draw.__doc__ and text.count("\n> ") >= 2
     first_line = {"hannibal": " 0 Y4", "cannonball": "    a b c d e f g h i j k l", "hannipe": "Noiro",
-                  "scipio": "Rome"}[game]
+                  "scipio": "Rome", "factional": "Latium"}[game]
     assert text.count(first_line) >= 2, text[-3000:]  # drawn, then drawn again by ``board``
+
+
+def test_hot_seat_one_person_plays_every_seat_and_no_hands_move_for_them(tmp_path: Path) -> None:
+    """``play hannibal --sim --as all``: the person rolls and moves for both colours; nothing moves by itself."""
+    journal = tmp_path / "j.jsonl"
+    stdin = io.StringIO("fix\nroll\nwait 5\nquit\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdin", stdin)
+        assert main(["play", "hannibal", "--sim", "--as", "all", "--seed", "3", "--journal", str(journal)]) == 0
+    moves = [entry.move for entry in read(journal).entries]
+    assert len(moves) == 1 and moves[0].startswith("R")  # rolled, and nobody took the step in five seconds
+
+
+def test_hot_seat_factional_is_played_at_every_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Factional has no bots: at the terminal the person keeps the whole ledger (``--as all`` by default), and
+    asking for one seat only says why not."""
+    journal = tmp_path / "j.jsonl"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdin", io.StringIO("fix\nok\nquit\n"))
+        assert main(["play", "factional", "--sim", "--seed", "3", "--journal", str(journal)]) == 0
+    assert [entry.move for entry in read(journal).entries] == ["reinforced"]  # OK at the reinforcements
+    assert main(["play", "factional", "--sim", "--as", "rome-silver", "--journal", str(tmp_path / "k.jsonl")]) == 2
+    assert "factional has no bots: at the terminal you play every seat (--as all)" in capsys.readouterr().err
 
 
 def test_at_the_terminal_a_persons_wrong_move_is_theirs_to_put_right(tmp_path: Path) -> None:
@@ -72,7 +98,7 @@ def test_at_the_terminal_a_persons_wrong_move_is_theirs_to_put_right(tmp_path: P
     out = io.StringIO()
     profile = load_profile("hannibal-sim", lambda g: __import__("controller.table").table.game_needs(g))
     journal = tmp_path / "j.jsonl"
-    run_terminal(journal, profile=profile, human="yellow", seats=("yellow", "blue"), seed=3,
+    run_terminal(journal, profile=profile, humans=("yellow",), seats=("yellow", "blue"), seed=3,
                  stdin=io.StringIO("fix\nroll\nmove 12 21\nwait 4\nwait 4\nfix\nquit\n"), write=out.write)
     screens = out.getvalue().split("\n> ")  # what was printed before each prompt; the last: "game saved"
     assert "lift 21" in screens[-4] and "lift 21" in screens[-3]  # after each wait: still there, still asked

@@ -32,8 +32,9 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     if g.is_chance():
         # the headline hides the title, so the first row says it, beside the step just done: that row
         # changes between roll and step anyway, the others stay (one page fewer a frame, issue 16)
+        # the row that says "Move a piece" after the roll stays blank before it: the roll comes first
         now = notice or (f"{done} ROLL" if done else "press ROLL")
-        return Screen(f"{who}: press ROLL", (now, *score, *task), dice=(0, 0), footer=FOOTER,
+        return Screen(f"{who}: press ROLL", (now, *score, *("" for _ in task)), dice=(0, 0), footer=FOOTER,
                       headline=who)
     used = (0,) * (2 - len(g.dice))  # a die played is a blank face where it was: the other stays put
     return Screen(f"{who} to move", (notice or done or "OK if no change", *score, *task), dice=used + g.dice,
