@@ -49,11 +49,12 @@ OWNED_ELSEWHERE = ["/etc/bk-owned", "/opt/boardkeeper/bk-owned", "/var/lib/bk-ow
 WORLD_WRITABLE = ["/run/lock", "/dev/shm"]  # any user's, outside the sandbox (mode 1777)
 
 
-def _free_major() -> int:
-    """A character major no driver of this kernel has: its nodes open (ENXIO) only past the device cgroup."""
+def _free_majors() -> list[int]:
+    """Character majors no driver of this kernel has (not even i2c-dev's 89, which a laptop may have): their
+    nodes open only past the device cgroup, and then fail with ENXIO."""
     used = {int(line.split()[0]) for line in Path("/proc/devices").read_text().splitlines()
             if line[:4].strip().isdigit()}
-    return next(m for m in range(234, 255) if m not in used)
+    return [m for m in range(234, 255) if m not in used]
 
 
 @dataclass
@@ -83,9 +84,9 @@ class Table:
         os.replace(tmp, self.standin / "table.json")
 
     def press(self, pin: int) -> None:
-        """A person's press: down a quarter of a second (past the debounce, well short of a hold)."""
+        """A person's press: down 0.4 s (past the debounce on a busy machine, well short of a 1 s hold)."""
         self.wire((pin,))
-        time.sleep(0.25)
+        time.sleep(0.4)
         self.wire()
 
     def journal_lines(self) -> list[str]:
@@ -97,7 +98,7 @@ class Table:
         return "on=1" in lines[0].split(), [bytes.fromhex(line) for line in lines[1:9]]
 
 
-def until(what: str, check: Callable[[], object], timeout: float = 15.0) -> object:
+def until(what: str, check: Callable[[], object], timeout: float = 30.0) -> object:
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -134,7 +135,9 @@ def _make_a_move(table: Table) -> str:
         child.apply(move)
         after.setdefault(frozenset(child.occupancy()), []).append(str(move))
     now = frozenset(state.occupancy())
-    occupied, moves = next((k, m) for k, m in after.items() if k != now and len(m) == 1)
+    seen = next(((k, m) for k, m in after.items() if k != now and len(m) == 1), None)
+    assert seen is not None, f"no legal move the sensors can tell apart from {state.occupancy()}"
+    occupied, moves = seen
     table.closed = _cells(occupied)
     table.wire()
     until(f"the service journals {moves[0]}", lambda: len(table.journal_lines()) > before)
@@ -165,11 +168,11 @@ def _prepare(box: nspawn_boot.Container) -> None:
     """The container as a Pi with I2C already on, before install.sh: the gpio and i2c groups and their device
     nodes (as udev makes them), i2c-dev in /etc/modules; the stand-in archive as apt's only source and the
     wheelhouse as pip's; the stand-in smbus2 installed; directories of the service's user outside its state."""
-    major = _free_major()
+    gpio, i2c = _free_majors()[:2]
     box.run("sh", "-ec", f"""
         groupadd --system gpio; groupadd --system i2c
-        for n in 0 1; do mknod -m 0660 /dev/gpiochip$n c {major} $n; chgrp gpio /dev/gpiochip$n; done
-        for n in 1 2; do mknod -m 0660 /dev/i2c-$n c 89 $n; chgrp i2c /dev/i2c-$n; done
+        for n in 0 1; do mknod -m 0660 /dev/gpiochip$n c {gpio} $n; chgrp gpio /dev/gpiochip$n; done
+        for n in 1 2; do mknod -m 0660 /dev/i2c-$n c {i2c} $n; chgrp i2c /dev/i2c-$n; done
         printf 'i2c-dev\\n' > /etc/modules
         mv /etc/apt/sources.list /etc/apt/sources.list.offline
         echo 'deb [trusted=yes] file:/srv/standin/apt ./' > /etc/apt/sources.list.d/standin.list
@@ -219,7 +222,7 @@ def test_install_sh_starts_the_unit_and_it_reaches_ready(table: Table) -> None:
     assert table.show("StatusText") == "hannibal: Set up the board"
     ready = int(table.show("ActiveEnterTimestampMonotonic")) - int(table.show("ExecMainStartTimestampMonotonic"))
     TIMINGS["start to READY=1"] = ready / 1e6
-    assert 0 < ready < 10e6
+    assert 0 < ready < 30e6  # TimeoutStartSec=30
     log = table.log()
     assert re.search(r"boardkeeper \S+: hannibal on profile /etc/boardkeeper/hannibal.toml, journal "
                      + re.escape(JOURNAL), log), log
