@@ -60,7 +60,7 @@ def cgroup_roots() -> list[Path]:
 def missing() -> str | None:
     """Why nspawn cannot run here, naming the missing part and the command that installs it; None if it can."""
     if os.geteuid() != 0:
-        return "systemd-nspawn needs root (CI runs as root)"
+        return "systemd-nspawn needs root: sudo .venv/bin/python -m pytest tests/test_unit_boot.py (CI runs as root)"
     tools = {"systemd-nspawn": INSTALL_HINT, "debootstrap": INSTALL_HINT, "nsenter": "apt-get install util-linux",
              "dpkg-deb": "apt-get install dpkg"}
     absent = [t for t in tools if shutil.which(t, path=TOOL_PATH) is None]
