@@ -19,7 +19,7 @@ chattering reed) never becomes a move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import CellChanged, TimerFired
@@ -29,6 +29,8 @@ from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage, Verdict
 from engines.base import GameState, Move
+
+S = TypeVar("S", bound=GameState)
 
 STUCK = "stuck? OK = ignore it"  # what the screen says after the sensor's name
 STAGES = {"setup": Stage.SETUP, "choose": Stage.CHOOSE, "fixup": Stage.FIXUP}  # a flow's phase -> the referee's
@@ -58,7 +60,7 @@ class BoardGame(Protocol):
     def redraw(self) -> None: ...
 
 
-class SensedFlow(TableParts):
+class SensedFlow(TableParts[S]):
     """The part every flow judged by the sensed-board loop shares: the triggers its machine defines for the
     loop's verdicts (declared here for the type checker; the transitions machine adds them) and the notice
     the loop may put on the screen."""

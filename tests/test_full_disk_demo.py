@@ -20,7 +20,7 @@ def _fill_the_disk(tmp_path: Path) -> object:
         full = tmp_path / "full.jsonl"
         full.symlink_to("/dev/full")
         good = table.flow.journal
-        table.flow.journal = Journal(full, good.header, good.seq)  # type: ignore[misc]
+        table.flow.ledger.journal = Journal(full, good.header, good.seq)  # type: ignore[attr-defined]
     return faults
 
 

@@ -18,7 +18,7 @@ def _break_storage(table: Harness, tmp_path: Path) -> Journal:
     good = table.table.flow.journal
     full = tmp_path / "full.jsonl"
     full.symlink_to("/dev/full")
-    table.table.flow.journal = Journal(full, good.header, good.seq)
+    table.table.flow.ledger.journal = Journal(full, good.header, good.seq)
     return good
 
 
@@ -28,7 +28,7 @@ def test_full_disk_pauses_the_roll_and_nothing_is_applied(tmp_path: Path) -> Non
     good = _break_storage(t, tmp_path)
     t.press("ROLL")
     assert t.phase is Phase.ROLL and "NOT SAVED: disk full" in t.text
-    t.table.flow.journal = good  # the card has room again
+    t.table.flow.ledger.journal = good  # the card has room again
     t.press("ROLL")
     assert t.phase is Phase.STEP and len(read(tmp_path / "game.jsonl").entries) == 1
 
@@ -40,7 +40,7 @@ def test_full_disk_during_a_move_keeps_the_position(tmp_path: Path) -> None:
     good = _break_storage(t, tmp_path)
     t.move(12, 17)
     assert "NOT SAVED: disk full" in t.text and t.table.flow.game.dice == (1, 5)
-    t.table.flow.journal = good
+    t.table.flow.ledger.journal = good
     t.press("OK")  # try again: the board still shows the move
     assert t.moves() == ["R1,5", "12-17"]
 

@@ -251,7 +251,7 @@ class FillsTheCard(Scripted):
     def choose(self, state: GameState) -> Move:
         if self.table is not None and self.good is None:
             self.good = self.table.table.flow.journal
-            self.table.table.flow.journal = Journal(self.full, self.good.header, self.good.seq)
+            self.table.table.flow.ledger.journal = Journal(self.full, self.good.header, self.good.seq)
         return super().choose(state)
 
 
@@ -267,7 +267,7 @@ def test_a_bots_step_that_cannot_be_saved_is_tried_again_with_ok(tmp_path: Path)
     t.run(2.0)
     assert t.phase is Phase.STEP and "NOT SAVED: disk full" in t.text and t.moves()[-1] == "R4,6"
     assert bot.good is not None
-    t.table.flow.journal = bot.good  # the card has room again
+    t.table.flow.ledger.journal = bot.good  # the card has room again
     t.press("OK")
     t.run(2.0)
     assert t.moves()[-1] == "36-30" and "Blue plays 36-30" in t.text

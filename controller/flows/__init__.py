@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from transitions import Machine
 
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import Event
-from controller.journal import Journal, JournalWriteError
+from controller.journal import Journal
+from controller.ledger import Ledger
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
@@ -55,36 +56,50 @@ class FlowContext:
         return {seat: self.profile.seats.get(seat, seat) for seat in self.game.players}
 
 
-class TableParts:
+class TableParts(Generic[S]):
     """What every flow holds of the table (the journal, the screen, the loop, the dice, the profile, where
     faults go) and what every flow does with them the same way: its ``transitions`` machine (Enum states,
     queued, no auto transitions, the screen redrawn after each change), its phase, whether it is done,
-    report a fault, and draw its own screen. A flow is built from the ``FlowContext`` alone, so the
+    report a fault, and draw its own screen. The position is the ledger's (``controller.ledger``: journal
+    first, the steps that may be taken back). A flow is built from the ``FlowContext`` alone, so the
     registry's flow factory is the flow's class."""
 
     state: Enum  # set by the transitions machine
-    STATE: type[GameState]  # the game's own State class: the position a flow is handed must be one
-    game: Any  # the position, of the game's own State class (each flow declares it so)
+    STATE: type[S]  # the game's own State class: the position a flow is handed must be one
+    notice: str  # what the screen says over the flow's own lines (a fault, a refused step)
 
     def __init__(self, context: FlowContext) -> None:
-        assert isinstance(context.game, self.STATE), f"{type(self).__name__} needs a {self.STATE.__name__}"
-        self.game = context.game
+        game = context.game
+        assert isinstance(game, self.STATE), f"{type(self).__name__} needs a {self.STATE.__name__}"
         self.context = context
-        self.journal = context.journal
         self.display = context.display
         self.loop = context.loop
         self.dice = context.dice
         self.profile = context.profile
         self.on_fault = context.on_fault
+        steps = [(s, move) for s, move in context.history if isinstance(s, self.STATE)]
+        self.ledger = Ledger(game, context.journal, steps, self._log)
+
+    @property
+    def game(self) -> S:
+        """The position (the ledger's)."""
+        return self.ledger.game
+
+    @property
+    def journal(self) -> Journal:
+        """Where the position's steps are recorded (the ledger's)."""
+        return self.ledger.journal
+
+    def saved(self, failed: str | None) -> bool:
+        """A line journaled (True), or not: then the screen says why (``failed``) and nothing was applied."""
+        if failed is not None:
+            self.notice = failed
+            self.redraw()
+        return failed is None
 
     def start_machine(self, states: type[Enum], transitions: list[dict[str, Any]], initial: Enum) -> None:
         self.machine = Machine(model=self, states=states, transitions=transitions, initial=initial, queued=True,
                                auto_transitions=False, after_state_change="redraw")
-
-    def history(self, kind: type[S]) -> list[tuple[S, str]]:
-        """The steps since the last chance event (position before, notation): what BACK may still take back
-        after a resume."""
-        return [(s, move) for s, move in self.context.history if isinstance(s, kind)]
 
     @property
     def phase(self) -> Enum:
@@ -109,18 +124,6 @@ class TableParts:
 
     def redraw(self) -> None:
         self.display.show(self.screen())
-
-
-def save_line(journal: Journal, player: str, move: str, state: dict[str, Any],
-              log: Callable[[str], None], *, entered: bool = False) -> str | None:
-    """Journal one line (fsynced) before its effect is shown. If storage fails, the fault goes to ``log``
-    and the notice the screen must show comes back ("NOT SAVED: disk full"): the caller applies nothing."""
-    try:
-        journal.append(player, move, state, entered=entered)
-    except JournalWriteError as e:
-        log(e.strerror or str(e))
-        return e.notice
-    return None
 
 
 class Flow(Protocol):

@@ -27,9 +27,8 @@ from typing import Any, cast
 
 from controller.chance_entry import ChanceEntry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext
 from controller.flows.cannonball_screens import NAMES, position_screen
-from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
@@ -149,11 +148,10 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class CannonballFlow(SensedFlow):
+class CannonballFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
-    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     enter_spin: Callable[[], bool]
@@ -165,13 +163,12 @@ class CannonballFlow(SensedFlow):
         self.entry = ChanceEntry(sides=12, count=1)
         self.board = SensedBoard(self, self.loop, self._view, settle_s=timing.settle_s, grace_s=timing.grace_s,
                                  log=self._log, journal=self.journal,
-                                 previous=lambda: self.undo_stack[-1][0] if self.undo_stack else None)
+                                 previous=lambda: self.ledger.steps[-1][0] if self.ledger.steps else None)
         self.referee = self.board.referee
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
-        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, step notation
-        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
+        self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
         self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
         self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
         self.redraw()
@@ -253,7 +250,7 @@ class CannonballFlow(SensedFlow):
             else:
                 self._offer(tuple(non_physical_moves(self.game) + list(self.game.legal_moves().simple)),
                             manual=True)
-        elif button == "BACK" and phase in (Phase.MENU, Phase.MARCH, Phase.FIXUP) and self.undo_stack:
+        elif button == "BACK" and phase in (Phase.MENU, Phase.MARCH, Phase.FIXUP) and self.ledger.steps:
             self.ask_undo()
         elif phase is Phase.UNDO and button in ("OK", "BACK"):
             if button == "OK":
@@ -333,20 +330,9 @@ class CannonballFlow(SensedFlow):
         """Journal first (fsynced), then make it the position; the pieces then follow the checklist.
         ``entered``: a spin the players keyed in from their own spinner (no dial turns on the screen)."""
         player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them
-        after = self.game.clone()
-        after.apply(move)
         # a spin is signed "chance", as every game's chance outcome is
-        failed = save_line(self.journal, "chance" if self.game.is_chance() else player, str(move), after.to_json(),
-                           self._log, entered=entered)
-        if failed is not None:
-            self.notice = failed
-            self.redraw()
+        if not self.saved(self.ledger.record(move, "chance" if self.game.is_chance() else player, entered=entered)):
             return
-        if self.game.is_chance():
-            self.undo_stack.clear()  # a spin: the steps before it can no longer be taken back
-        else:
-            self.undo_stack.append((self.game, str(move)))
-        self.game = after
         self.last_step = str(move)
         self.board.new_position()
         self.notice = ""
@@ -361,15 +347,12 @@ class CannonballFlow(SensedFlow):
 
     def _undo(self) -> None:
         """Back to the position before the last step (journaled as ``undo``); the pieces follow the list."""
-        previous, _ = self.undo_stack[-1]
-        failed = save_line(self.journal, self.game.players[self.game.to_move], UNDO, previous.to_json(), self._log)
+        failed = self.ledger.take_back(self.game.players[self.game.to_move])
         if failed is not None:
             self.notice = failed
             self.cancel()
             return
-        self.undo_stack.pop()
-        self.game = previous
-        self.last_step = self.undo_stack[-1][1] if self.undo_stack else ""
+        self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
         self.referee.taken_back()
         self.notice = "Taken back: put the pieces back"
         self.committed()

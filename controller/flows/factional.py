@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, TableParts, save_line
+from controller.flows import FlowContext, TableParts
 from controller.flows import factional_screens as screens
 from controller.journal import UNDO
 from controller.referee import Referee
@@ -121,11 +121,10 @@ def tray_fixups(control: Mapping[str, str | None], seen: Set[str], ignored: Set[
 
 # -- the flow ----------------------------------------------------------------------------------------------
 
-class FactionalFlow(TableParts):
+class FactionalFlow(TableParts[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
-    game: State
     state: Phase  # set by the transitions machine
     to_setup: Callable[[], bool]
     to_board: Callable[[], bool]
@@ -149,7 +148,6 @@ class FactionalFlow(TableParts):
         self.reason = ""  # why the fix-up list is on screen
         self.suspect: str | None = None  # a sensor named as maybe stuck: OK ignores it
         self.back = Phase.BOARD  # where a fix-up or the "nobody?" question returns to
-        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, event notation
         self.undo_from = Phase.BOARD  # where "Take back?" was asked from: BACK returns there
         self._offered: State | None = None  # the position whose takeback the tray offered (once each)
         self.nobody = ""  # the province whose chit is off the tray
@@ -293,7 +291,7 @@ class FactionalFlow(TableParts):
         bases = list(dict.fromkeys(w.split("/")[0] for w in field.words))
         bases.sort(key=lambda w: (w == "none", list(screens.EVENTS).index(w) if not self.words else 0))
         self.options = ([DONE] if field.complete and bases else []) + bases
-        if not self.words and self.undo_stack:
+        if not self.words and self.ledger.steps:
             self.options.append(UNDO)  # "Take back last": the one way to it while an activation is asked
         if field.complete and not bases:
             self._finish_entry()
@@ -477,7 +475,7 @@ class FactionalFlow(TableParts):
     def _tray_put_back(self) -> bool:
         """The tray shows the position before the last event: "Take back?" (once; BACK at it reads the chit
         moved as the event it also is)."""
-        before = self.undo_stack[-1][0] if self.undo_stack else None
+        before = self.ledger.steps[-1][0] if self.ledger.steps else None
         if self.state not in (Phase.BOARD, Phase.DUTIES, Phase.DEAL) or before is None or before is self._offered \
                 or not put_back(self.referee, before):
             return False
@@ -531,23 +529,11 @@ class FactionalFlow(TableParts):
         ``entered``: a die the players keyed in from their own."""
         player = (self.game.current_player or "table") if isinstance(move, (Play, Answer)) else \
             "chance" if self.game.is_chance() else "table"
-        after = self.game.clone()
-        after.apply(move)
-        failed = save_line(self.journal, player, str(move), after.to_json(), self._log, entered=entered)
-        if failed is not None:
-            self.notice = failed
-            self.redraw()
-            return False
-        if self.game.is_chance():
-            self.undo_stack.clear()  # the die: neither it nor anything before it can be taken back
-        else:
-            self.undo_stack.append((self.game, str(move)))
-        self.game = after
-        return True
+        return self.saved(self.ledger.record(move, player, entered=entered))  # the die: never taken back
 
     def _ask_undo(self) -> None:
         """"Take back?" with the event and the Honor it gives back: BACK alone must never undo anything."""
-        if not self.undo_stack:
+        if not self.ledger.steps:
             self.notice = "nothing to take back"  # a new game, or the die was rolled since
             self.redraw()
             return
@@ -563,15 +549,14 @@ class FactionalFlow(TableParts):
     def _undo(self) -> None:
         """Back to the position before the last event (journaled as ``undo``, signed by the table, which
         keeps the ledger); an entry in progress goes with it, and the tray must follow the fix-up list."""
-        previous, event = self.undo_stack[-1]
-        failed = save_line(self.journal, "table", UNDO, previous.to_json(), self._log)
+        previous, event = self.ledger.steps[-1]
+        now = self.game
+        failed = self.ledger.take_back("table")
         if failed is not None:
             self._keep()
             self.notice = failed
             self.redraw()
             return
-        self.undo_stack.pop()
-        now, self.game = self.game, previous
         self.back = Phase.BOARD
         self.referee.taken_back()
         self.referee.clear_fixups()  # a fix-up it was asked from is judged afresh against the position
@@ -598,7 +583,7 @@ class FactionalFlow(TableParts):
         if phase is Phase.NOBODY:
             return screens.nobody_screen(self.nobody, g.control[self.nobody])
         if phase is Phase.UNDO:
-            previous, event = self.undo_stack[-1]
+            previous, event = self.ledger.steps[-1]
             return screens.undo_screen(g, previous, event)
         if phase is Phase.CONFIRM:
             after = g.clone()

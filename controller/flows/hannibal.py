@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from controller.chance_entry import ChanceEntry
 from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, save_line
+from controller.flows import FlowContext
 from controller.flows.hannibal_screens import NAMES, position_screen
-from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
@@ -79,11 +78,10 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannibalFlow(SensedFlow):
+class HannibalFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
-    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     rolled: Callable[[], bool]
@@ -102,7 +100,6 @@ class HannibalFlow(SensedFlow):
         self.candidates: tuple[Move, ...] = ()
         self.selected = 0
         self.notice = ""
-        self.undo_stack: list[tuple[State, str]] = self.history(State)  # position before, step notation
         self.by_hand = context.profile.chance.by_hand  # the players roll their own dice: ROLL asks for them
         self.entry = ChanceEntry(sides=6, count=2)
         self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
@@ -143,12 +140,12 @@ class HannibalFlow(SensedFlow):
 
     def can_undo(self) -> bool:
         """BACK may take a step back: there is one since the last roll, and a person made it."""
-        return bool(self.undo_stack) and self.undo_stack[-1][0].to_move not in self.bots
+        return bool(self.ledger.steps) and self.ledger.steps[-1][0].to_move not in self.bots
 
     @property
     def last_step(self) -> str:
         """The last step applied and not taken back, while it can still be taken back."""
-        return self.undo_stack[-1][1] if self.undo_stack else ""
+        return self.ledger.steps[-1][1] if self.ledger.steps else ""
 
     # -- the board ----------------------------------------------------------------------------------------
 
@@ -165,7 +162,7 @@ class HannibalFlow(SensedFlow):
     @property
     def last_step_by(self) -> str | None:
         """Who made the step ``last_step`` names: scripted players only answer for their own."""
-        return self.undo_stack[-1][0].to_move if self.undo_stack else None
+        return self.ledger.steps[-1][0].to_move if self.ledger.steps else None
 
     def board_matches(self) -> bool:
         return self.referee.board_matches()
@@ -286,7 +283,7 @@ class HannibalFlow(SensedFlow):
         return True
 
     def _previous(self) -> State | None:
-        return self.undo_stack[-1][0] if self.can_undo() else None
+        return self.ledger.steps[-1][0] if self.can_undo() else None
 
     # -- actions ------------------------------------------------------------------------------------------
 
@@ -317,32 +314,17 @@ class HannibalFlow(SensedFlow):
             self.choose()
 
     def commit(self, move: Move) -> None:
-        before = self.game
-        self.undo_stack.append((before.clone(), str(move)))
-        self.notice = self._checklist(before, move) if isinstance(move, Step) else ""
-        if not self._apply(move):
-            self.undo_stack.pop()
-
-    def _save(self, player: str, move: str, state: State, entered: bool = False) -> bool:
-        """Journal a line; if storage fails, say so on the screen and in the log and apply nothing."""
-        failed = save_line(self.journal, player, move, state.to_json(), self._log, entered=entered)
-        if failed is not None:
-            self.notice = failed
-            self.redraw()
-        return failed is None
+        self.notice = self._checklist(self.game, move) if isinstance(move, Step) else ""
+        self._apply(move)
 
     def _apply(self, move: Move, entered: bool = False) -> bool:
-        """Journal first (fsynced), then make it the position: a power cut never loses or re-rolls.
-        ``entered``: a roll the players keyed in from their own dice."""
+        """Journal first (fsynced), then make it the position (the ledger's rule): a power cut never loses
+        or re-rolls. ``entered``: a roll the players keyed in from their own dice."""
         player = self.game.to_move
-        after = self.game.clone()
-        after.apply(move)
-        if not self._save(player, str(move), after, entered):
-            return False
-        if self.game.is_chance():
-            self.undo_stack.clear()
         was_chance = self.game.is_chance()
-        self.game = after
+        if not self.saved(self.ledger.record(move, player, entered=entered)):
+            return False
+        after = self.game
         self.board.new_position()
         self.candidates = ()
         if was_chance:
@@ -360,8 +342,8 @@ class HannibalFlow(SensedFlow):
         """BACK: offer to take back the last step, if a person made it; a bot's step stands."""
         if self.can_undo():
             self.ask_undo()
-        elif self.undo_stack:
-            self.notice = f"{NAMES[self.undo_stack[-1][0].to_move]}'s step stands"
+        elif self.ledger.steps:
+            self.notice = f"{NAMES[self.ledger.steps[-1][0].to_move]}'s step stands"
             self.redraw()
 
     def _bot_decides(self) -> None:
@@ -381,12 +363,9 @@ class HannibalFlow(SensedFlow):
             self.misplaced()
 
     def _undo(self) -> None:
-        previous = self.undo_stack[-1][0]
-        if not self._save(self.game.to_move, UNDO, previous):
+        if not self.saved(self.ledger.take_back(self.game.to_move)):
             self.cancel()
             return
-        self.undo_stack.pop()
-        self.game = previous
         self.referee.taken_back()
         self.notice = "Taken back: put the pieces back"
         self.committed()
@@ -420,7 +399,7 @@ class HannibalFlow(SensedFlow):
             return Screen("Which move?", tuple(str(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK")
         if phase is Phase.UNDO:
-            last = self.undo_stack[-1][0] if self.undo_stack else None
+            last = self.ledger.steps[-1][0] if self.ledger.steps else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
         if phase is Phase.STEP and self.bot_turn():  # NEXT offers no menu for the bot's step: say only BACK

@@ -25,9 +25,8 @@ from enum import Enum
 from typing import Any
 
 from controller.events import ButtonEvent, Event, Press
-from controller.flows import FlowContext, TableParts, save_line
+from controller.flows import FlowContext, TableParts
 from controller.flows import hannipe_screens as screens
-from controller.journal import UNDO
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard
@@ -76,7 +75,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannipeFlow(TableParts):
+class HannipeFlow(TableParts[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``history`` is the position before, and the notation of, each step since the last chance outcome
@@ -85,7 +84,6 @@ class HannipeFlow(TableParts):
     """
 
     STATE = State
-    game: State
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     onward: Callable[[], bool]
@@ -97,7 +95,6 @@ class HannipeFlow(TableParts):
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
         self.names = context.seat_names
-        self.undo_stack = self.history(State)
         # the mat is never judged for a move, only compared with the race, at once (no settle or grace time)
         self.board = SensedBoard(self, self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0, log=self._log,
                                  journal=self.journal, previous=self._previous)
@@ -202,7 +199,7 @@ class HannipeFlow(TableParts):
 
     def _previous(self) -> State | None:
         """The race before the last tip, while BACK may still take it back (none past a chance event)."""
-        return self.undo_stack[-1][0] if self.undo_stack and self.undo_stack[-1][1].startswith("tip") else None
+        return self.ledger.steps[-1][0] if self.ledger.steps and self.ledger.steps[-1][1].startswith("tip") else None
 
     def _button(self, button: str) -> None:
         phase = self.state
@@ -333,13 +330,11 @@ class HannipeFlow(TableParts):
 
     def _take_back(self) -> bool:
         """BACK takes back the last tip while the next seat has not played (never past a chance event)."""
-        if not self.undo_stack or not self.undo_stack[-1][1].startswith("tip"):
+        if not self.ledger.steps or not self.ledger.steps[-1][1].startswith("tip"):
             return False
-        previous, text = self.undo_stack[-1]
-        if not self._save(self.game.current_player or "chance", UNDO, previous):
+        previous, text = self.ledger.steps[-1]
+        if not self.saved(self.ledger.take_back(self.game.current_player or "chance")):
             return True
-        self.undo_stack.pop()
-        self.game = previous
         self.board.new_position()
         self.referee.clear_fixups()
         move = previous.parse_move(text)
@@ -391,25 +386,10 @@ class HannipeFlow(TableParts):
 
     def _apply(self, move: Move) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-draws."""
-        before = self.game
-        after = before.clone()
-        after.apply(move)
-        if not self._save(before.current_player or "chance", str(move), after):
+        if not self.saved(self.ledger.record(move, self.game.current_player or "chance")):
             return False
-        if before.is_chance():
-            self.undo_stack.clear()
-        else:
-            self.undo_stack.append((before, str(move)))
-        self.game = after
         self.board.new_position()
         return True
-
-    def _save(self, player: str, move: str, state: State) -> bool:
-        failed = save_line(self.journal, player, move, state.to_json(), self._log)
-        if failed is not None:
-            self.notice = failed
-            self.redraw()
-        return failed is None
 
     # -- screens ------------------------------------------------------------------------------------------
 
@@ -428,7 +408,7 @@ class HannipeFlow(TableParts):
             stuck = () if suspect is None else (screens.stuck_line(suspect),)
             return screens.mat_screen(self.moved or "Set the pawns", (*stuck, *self._fixups()))
         if phase is Phase.UNDO:
-            previous, tip = self.undo_stack[-1]
+            previous, tip = self.ledger.steps[-1]
             move = previous.parse_move(tip)
             assert isinstance(move, Action)
             return screens.undo_screen(self._name(move.seat), move.horse, move.face)

@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any
 
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext, TableParts, save_line
+from controller.flows import FlowContext, TableParts
 from controller.flows import scipio_screens as screens
 from controller.journal import read
 from controller.referee import Referee
@@ -62,7 +62,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class ScipioFlow(TableParts):
+class ScipioFlow(TableParts[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``pads`` says whether the profile has per-army card pads; without them secret cards are entered on
@@ -70,7 +70,6 @@ class ScipioFlow(TableParts):
     """
 
     STATE = State
-    game: State
     state: Phase  # set by the transitions machine
     ask_entry: Callable[[], bool]
     ask_board: Callable[[], bool]
@@ -420,16 +419,7 @@ class ScipioFlow(TableParts):
 
     def _apply(self, move: Move) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-draws."""
-        player = self.game.current_player or "chance"
-        after = self.game.clone()
-        after.apply(move)
-        failed = save_line(self.journal, player, str(move), after.to_json(), self._log)
-        if failed is not None:
-            self.notice = failed
-            self.redraw()
-            return False
-        self.game = after
-        return True
+        return self.saved(self.ledger.record(move, self.game.current_player or "chance"))
 
     # -- screens ------------------------------------------------------------------------------------------
 

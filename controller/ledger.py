@@ -1,0 +1,74 @@
+"""The ledger: the position and its record, kept together by one rule, journal first.
+
+Every flow changes its position only here. A step is journaled (written and fsynced, with the position
+after it) before it becomes the position, so a power cut never loses a step nor draws a chance outcome
+again; the steps since the last chance outcome are kept (position before, notation) because they may
+still be taken back, and a takeback is journaled as an ``undo`` line before the position goes back. A
+flow says only who signs each line and what its screens make of the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from controller.journal import UNDO, Journal, JournalWriteError
+from engines.base import GameState, Move
+
+S = TypeVar("S", bound=GameState)
+
+
+def save_line(journal: Journal, player: str, move: str, state: dict[str, object],
+              log: Callable[[str], None], *, entered: bool = False) -> str | None:
+    """Journal one line (fsynced) before its effect is shown. If storage fails, the fault goes to ``log``
+    and the notice the screen must show comes back ("NOT SAVED: disk full"): the caller applies nothing."""
+    try:
+        journal.append(player, move, state, entered=entered)
+    except JournalWriteError as e:
+        log(e.strerror or str(e))
+        return e.notice
+    return None
+
+
+class Ledger(Generic[S]):
+    """``game`` is the position; ``steps`` the steps since the last chance outcome (position before,
+    notation), from the journal on a resume: what may still be taken back."""
+
+    def __init__(self, game: S, journal: Journal, steps: list[tuple[S, str]], log: Callable[[str], None]) -> None:
+        self.game = game
+        self.journal = journal
+        self.steps = steps
+        self.log = log
+
+    def record(self, move: Move, player: str, *, entered: bool = False) -> str | None:
+        """Journal ``move``, signed by ``player``, then make it the position (``entered``: a chance outcome
+        the players keyed in from their own dice or spinner). None when done; else the notice the screen
+        must show, and nothing changed."""
+        before = self.game
+        after = before.clone()
+        after.apply(move)
+        failed = save_line(self.journal, player, str(move), after.to_json(), self.log, entered=entered)
+        if failed is not None:
+            return failed
+        if before.is_chance():
+            self.steps.clear()  # a chance outcome is never taken back, nor anything before it
+        else:
+            self.steps.append((before, str(move)))
+        self.game = after
+        return None
+
+    def take_back(self, player: str) -> str | None:
+        """Journal ``undo`` (the position before the last step), signed by ``player``, then go back to it.
+        None when done; else the notice the screen must show, and nothing changed."""
+        previous, _ = self.steps[-1]
+        failed = save_line(self.journal, player, UNDO, previous.to_json(), self.log)
+        if failed is not None:
+            return failed
+        self.steps.pop()
+        self.game = previous
+        return None
+
+    @property
+    def last(self) -> tuple[S, str] | None:
+        """The last step that may still be taken back (position before, notation), if any."""
+        return self.steps[-1] if self.steps else None
