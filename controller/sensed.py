@@ -86,6 +86,17 @@ class SensedFlow(TableParts[S]):
         """What the flow's phase is to the referee, by its name: set-up, a question, a fix-up, or play."""
         return STAGES.get(self.state.value, Stage.PLAY)
 
+    def taken_back(self) -> None:
+        """The ledger went back a step: the pieces must follow (the fix-up list says how); if they were put
+        back first, the screen says only that the step was taken back."""
+        self.board.referee.taken_back()
+        self.notice = "Taken back: put the pieces back"
+        self.committed()
+        self.board.follow()
+        if self.state.value != "fixup":
+            self.notice = "Taken back"
+            self.redraw()
+
     def key_in(self, button: str, refused: str) -> list[int] | None:
         """A press while the players key in their own dice or spinner (``entry``): the values once all are in
         and the board is right (else ``refused`` says why, with the fix-up list); None meanwhile. Leaving or

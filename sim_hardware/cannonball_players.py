@@ -52,12 +52,8 @@ class ScriptedCannonballTable(ScriptedPeople):
         self._slipped: set[int] = set()  # journal lines whose move went wrong once (one slip a move)
         self._menu_slip = -1  # the line at which OK opened the march menu by mistake
 
-    def _decide(self, now: float) -> None:
+    def _look(self, game: State, phase: str, now: float) -> None:
         flow = self.flow
-        game: State = flow.game
-        phase = flow.phase.value
-        if phase == "over":
-            return
         if phase == "enter":  # the spin keyed in by hand: these players let the table spin
             self._press("BACK", LOOK_S)
             return

@@ -47,11 +47,8 @@ class ScriptedFactionalTable(ScriptedPeople):
 
     # -- one look at the table ------------------------------------------------------------------------
 
-    def _decide(self, now: float) -> None:
+    def _look(self, game: State, phase: str, now: float) -> None:
         flow = self.flow
-        phase = flow.phase.value
-        if phase == "over":
-            return
         if flow.display.current != flow.screen():
             self._unread_since = now if self._unread_since is None else self._unread_since
             if now - self._unread_since < READ_S:

@@ -115,6 +115,16 @@ class ScriptedPeople(Hands):
     def _own_state(self) -> None:
         """A game's own state, set once the common parts are."""
 
+    def _decide(self, now: float) -> None:
+        """One look at the table: nothing more to do once the game is over, else what the game's people do."""
+        phase = self.flow.phase.value
+        if phase != "over":
+            self._look(self.flow.game, phase, now)
+
+    def _look(self, game: Any, phase: str, now: float) -> None:
+        """What the game's people do on one look at the table (``phase``: the flow's, as its screen says)."""
+        raise NotImplementedError
+
     def _follow_list(self, fixups: tuple[str, ...], now: float) -> bool:
         """Do the screen's fix-up list (``lift LOC``, ``put N [owner] on LOC``) against what is really there,
         so doing one twice is harmless; the same list again within 3 s is left alone (the sensors need the

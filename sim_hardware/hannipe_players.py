@@ -27,12 +27,8 @@ class ScriptedHannipeTable(ScriptedPeople):
     def _own_state(self) -> None:
         self._decided: dict[int, Action] = {}
 
-    def _decide(self, now: float) -> None:
+    def _look(self, game: State, phase: str, now: float) -> None:
         flow = self.flow
-        game: State = flow.game
-        phase = flow.phase.value
-        if phase == "over":
-            return
         if phase == "mat":
             if not self._ignore_named_sensor(flow.screen().text()):  # as the screen names it
                 self._tidy(game)

@@ -32,12 +32,7 @@ class ScriptedScipioTable(ScriptedPeople):
 
     # -- one look at the table ------------------------------------------------------------------------
 
-    def _decide(self, now: float) -> None:
-        flow = self.flow
-        game: State = flow.game
-        phase = flow.phase.value
-        if phase == "over":
-            return
+    def _look(self, game: State, phase: str, now: float) -> None:
         if self._tidy(game):
             return
         if phase in ("board", "reveal"):

@@ -125,6 +125,7 @@ def test_takeback_after_confirmation(table: Harness) -> None:
     table.lift(17)
     table.place(12)
     assert table.phase is Phase.STEP and "[1 5]" in table.text
+    assert "put the pieces back" not in table.text  # the message went once it stopped being true
 
 
 def test_takeback_declined_changes_nothing(table: Harness) -> None:
@@ -241,6 +242,7 @@ def test_putting_the_piece_back_offers_the_takeback(table: Harness) -> None:
     assert table.phase is Phase.UNDO and "Take back?" in table.text
     table.press("OK")
     assert table.moves() == ["R5,6", "12-17", "undo"] and table.phase is Phase.STEP
+    assert "Taken back" in table.text and "put the pieces back" not in table.text  # they are back already
 
 
 def test_a_declined_takeback_is_not_offered_again(table: Harness) -> None:

@@ -90,6 +90,10 @@ class TableParts(Generic[S]):
         """Where the position's steps are recorded (the ledger's)."""
         return self.ledger.journal
 
+    def game_over(self) -> bool:
+        """The condition every flow's machine asks before anything else: the game has ended."""
+        return bool(self.game.is_over())
+
     def saved(self, failed: str | None) -> bool:
         """A line journaled (True), or not: then the screen says why (``failed``) and nothing was applied."""
         if failed is not None:

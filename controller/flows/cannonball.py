@@ -175,9 +175,6 @@ class CannonballFlow(SensedFlow[State]):
 
     # -- conditions and phase entry ----------------------------------------------------------------------
 
-    def game_over(self) -> bool:
-        return self.game.is_over()
-
     def spin_due(self) -> bool:
         return self.game.is_chance()
 
@@ -193,6 +190,7 @@ class CannonballFlow(SensedFlow[State]):
 
     def on_exit_FIXUP(self) -> None:
         self.referee.clear_fixups()
+        self.notice = ""  # what it said was about the board, which is right now
 
     def on_exit_SETUP(self) -> None:
         self.referee.clear_fixups()
@@ -353,10 +351,7 @@ class CannonballFlow(SensedFlow[State]):
             self.cancel()
             return
         self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
-        self.referee.taken_back()
-        self.notice = "Taken back: put the pieces back"
-        self.committed()
-        self.board.follow()
+        self.taken_back()
 
     # -- screens ------------------------------------------------------------------------------------------
 

@@ -112,6 +112,7 @@ class HannibalFlow(SensedFlow[State]):
 
     def on_exit_FIXUP(self) -> None:  # named by transitions after the Enum member
         self.referee.clear_fixups()
+        self.notice = ""  # what it said was about the board, which is right now
         self.bot_step = ""
         self.bot_unseen = False
 
@@ -124,9 +125,6 @@ class HannibalFlow(SensedFlow[State]):
         self.on_exit_FIXUP()
 
     # -- conditions ---------------------------------------------------------------------------------------
-
-    def game_over(self) -> bool:
-        return self.game.is_over()
 
     def roll_due(self) -> bool:
         return self.game.is_chance()
@@ -366,10 +364,7 @@ class HannibalFlow(SensedFlow[State]):
         if not self.saved(self.ledger.take_back(self.game.to_move)):
             self.cancel()
             return
-        self.referee.taken_back()
-        self.notice = "Taken back: put the pieces back"
-        self.committed()
-        self.board.follow()
+        self.taken_back()
 
     def _checklist(self, before: State, step: Step) -> str:
         """A send has a second physical action the sensors cannot check: the sent pieces go to wait."""

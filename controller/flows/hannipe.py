@@ -115,9 +115,6 @@ class HannipeFlow(TableParts[State]):
         g = self.game
         return g.last_race is not None and g.last_race.race > self.paid_shown and (g.is_over() or g.step == "programme")
 
-    def game_over(self) -> bool:
-        return self.game.is_over()
-
     def mat_differs(self) -> bool:
         return bool(self._fixups())
 
