@@ -105,6 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
+    export = sub.add_parser("export", help="a journal as a readable move list, the notation explained at its head")
+    export.add_argument("journal", type=Path)
+    export.add_argument("--out", type=Path, help="write it to this file (default: print it)")
     check = sub.add_parser("check-config", help="validate a board profile and its layout; exit 2 on any problem")
     check.add_argument("profile", help="a profile name (GAME, GAME-sim: see 'boardkeeper games') or a .toml path")
     check.add_argument("--wiring", action="store_true", help="print the wiring table: GPIO and header pin of each line")
@@ -495,6 +498,18 @@ def play(args: argparse.Namespace) -> int:
             return 0
 
 
+def export_journal(path: Path, out: Path | None) -> int:
+    from controller.export import move_list
+
+    text = move_list(path)
+    if out is None:
+        print(text, end="")
+    else:
+        out.write_text(text)
+        print(f"{path.name}: {text.count(chr(10))} lines written to {out}")
+    return 0
+
+
 def replay_journal(path: Path) -> int:
     from controller import journal
     from controller.table import position_screen
@@ -585,6 +600,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return check_config(args.profile, args.wiring)
         if args.command == "play":
             return play(args)
+        if args.command == "export":
+            return export_journal(args.journal, args.out)
         if args.command == "replay":
             return replay_journal(args.journal)
         if args.command == "selftest":

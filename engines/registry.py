@@ -90,6 +90,7 @@ class GameInfo:
     chance_screen: str | None = None
     board_view: str | None = None
     seat_screen: str | None = None
+    notation: tuple[str, ...] = ()  # a key to the move notation, a line each: the head of an exported game
     test_seeds: tuple[int, ...] = (1,)
     short: bool = False
     listed: int = 100

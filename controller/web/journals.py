@@ -92,27 +92,5 @@ def replay_json(path: Path) -> dict[str, Any]:
     return _replayed(path, stat.st_mtime_ns, stat.st_size)
 
 
-def move_list(path: Path) -> str:
-    """The game as a reader follows it: a header, one move a line (notes where the players told the table
-    something), and the result."""
-    contents = read(path)
-    header = contents.header
-    seats = header.get("seats") or {}
-    lines = [f"{get_game(header['game']).title} -- {path.name}", f"started {header.get('started', '?')}"]
-    if seats:
-        lines.append("bots: " + ", ".join(f"{seat} {kind}" for seat, kind in seats.items()))
-    lines.append("")
-    notes: dict[int, list[str]] = {}
-    for after, text in contents.notes:
-        notes.setdefault(after, []).append(text)
-    lines += [f"       note: {text}" for text in notes.get(0, [])]
-    for n, entry in enumerate(contents.entries, start=1):
-        lines.append(f"{entry.seq:5d}  {entry.player:<8} {entry.move}")
-        lines += [f"       note: {text}" for text in notes.get(n, [])]
-    final = replay(contents, path)[-1]
-    lines += ["", f"result: {outcome(final)}" if contents.finished else "result: not finished yet"]
-    return "\n".join(lines) + "\n"
-
-
 def _pieces(state: Any) -> dict[str, list[Any]]:
     return {loc: [owner, n] for loc, (owner, n) in state.occupancy().items() if n > 0}

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller.export import move_list
 from controller.web import journals
 from controller.web.board import board_for
 from controller.web.codes import SeatCodes
@@ -194,7 +195,7 @@ class Pages:
 
     async def journal_text(self, request: web.Request) -> web.StreamResponse:
         path = self._journal(request)
-        text = await asyncio.get_running_loop().run_in_executor(None, journals.move_list, path)
+        text = await asyncio.get_running_loop().run_in_executor(None, move_list, path)
         return web.Response(text=text, content_type="text/plain", charset="utf-8",
                             headers={"Content-Disposition": f'inline; filename="{path.stem}.txt"'})
 

@@ -24,6 +24,13 @@ GAME = GameInfo(
     flow="controller.flows.hannibal:create",
     screen="controller.flows.hannibal_screens:position_screen",
     board_view="controller.flows.hannibal_screens:board_view",
+    notation=(
+        'R3,5  a roll, smaller die first',
+        '12-17  one piece from position 12 to 17',
+        'S12-24  the whole stack on camp 12 to camp 24',
+        'E3  enter a waiting piece on position 3',
+        'undo  the step before it taken back',
+    ),
     chance_screen="controller.flows.hannibal_screens:chance_shown",
     scripted="sim_hardware.hannibal_players:ScriptedTable",
     profiles=("hannibal", "hannibal-sim", "hannibal-bridge", "hannibal-bridge-sim"),
