@@ -165,11 +165,12 @@ class Terminal:
 
     def let_bots_play(self) -> None:
         """Run the table while the bots have something to do; stop when it is a person's turn, a fix-up is
-        asked, or nothing has happened for two seconds with no bot to move."""
+        the person's to make, or nothing has happened for two seconds with no bot to move. The pawns a bot's
+        tip moved are the bots' hands' to put right: the prompt does not come back while they move them."""
         flow = self.table.flow
         quiet = 0
         for _ in range(900):
-            if self.table.finished() or flow.fixups:
+            if self.table.finished() or persons_to_fix(flow, self.table.journal, self.bots):
                 return
             seq = flow.seq
             self.run(1.0)
@@ -216,12 +217,15 @@ def _hands_off(flow: Flow, journal: Any, bots: Mapping[str, Any], poll: Callable
     ``fix``, one command for the whole list, so the list is never found half done by hands that started on
     their own), and while a fix-up list is up that no bot's move left (the person's own wrong move is theirs
     to put right, with ``fix`` or by hand)."""
+    return [] if persons_to_fix(flow, journal, bots) else poll(now)
+
+
+def persons_to_fix(flow: Flow, journal: Any, bots: Mapping[str, Any]) -> bool:
+    """The board is the person's to put right: at set-up, or a fix-up list up that no bot's move left."""
     if flow.phase.value == "setup":
-        return []
+        return True
     last = journal.recent[-1] if journal.recent else None
-    if flow.fixups and (last is None or last[1] not in bots):
-        return []
-    return poll(now)
+    return bool(flow.fixups) and (last is None or last[1] not in bots)
 
 
 def _write(text: str) -> None:
