@@ -1,0 +1,179 @@
+"""Journal lines as signed messages for a far table, and back (pure: no network, no clock).
+
+Two tables share one game through a broker that anyone with an account on it may publish to. So every message
+carries the game code, the seq and the journal line, and an HMAC-SHA256 over all of them under a key derived
+from the game code: a client of the same broker who does not know the code can neither inject a move nor change
+one, and a line of another game (another code, another key) is never taken for one of this game. A message
+decodes to a ``Signed`` or raises a ``RefusedMessage`` subclass naming why; nothing refused is ever applied.
+
+The signature does not stop a line from being sent twice (a replay): that is the sync core's job, which takes a
+seq once and refuses another content for it (``controller.remote.sync``).
+
+Only move lines travel (``{"seq", "player", "move", "state"}``, with ``"entered"`` where the players keyed in
+their own roll): a note (``{"note", "after"}``) is what the players told their own table, such as a sensor to
+ignore, and stays there.
+
+Wire format, one JSON object per MQTT message::
+
+    {"v": 1, "kind": "line", "code": "K7Q2", "seq": 12, "from": "north", "line": {...}, "sig": "<hex>"}
+    {"v": 1, "kind": "want", "code": "K7Q2", "seq": 12, "from": "south", "sig": "<hex>"}
+
+``want`` asks the far table to send its lines again from ``seq`` on (after a reconnect, or a gap). ``from`` names
+the sending table so that a table can skip its own messages, which the broker echoes back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+VERSION = 1
+# fixed, public salt: it only makes the derived key specific to this use (a key for anything else derived from
+# the same code differs); the secret is the game code itself
+_SALT = b"boardkeeper/remote/lines/v1"
+# a game code is short enough to type on a table's buttons; stretching makes guessing it from one captured
+# message slow (derived once per game: lru_cache)
+_ITERATIONS = 100_000
+CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,63}")  # goes into MQTT topics: never '/', '+' or '#'
+TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_LINE_KEYS = {"seq", "player", "move", "state", "entered"}
+
+Kind = Literal["line", "want"]
+
+
+class RefusedMessage(ValueError):
+    """A message that must not be applied; ``str()`` is one clear line saying why (for the log and the screen)."""
+
+
+class MalformedMessage(RefusedMessage):
+    """Not a message of ours: not JSON, a field missing or of the wrong type, another format version."""
+
+
+class WrongGame(RefusedMessage):
+    """A well-formed message of another game (another code): a table must never mix two games."""
+
+
+class BadSignature(RefusedMessage):
+    """The signature does not match: forged by someone without the game code, or changed on the way."""
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A message whose signature checked out: ``line`` is ``None`` for a ``want``."""
+
+    kind: Kind
+    code: str
+    seq: int
+    sender: str
+    line: dict[str, Any] | None = None
+
+
+def check_code(code: str) -> str:
+    """``code`` if it can name a game (it goes into topic names); ``ValueError`` saying what is allowed."""
+    if not CODE.fullmatch(code):
+        raise ValueError(f"game code {code!r}: 3 to 64 letters, digits, '-' or '_', starting with a letter or digit")
+    return code
+
+
+def check_table(table: str) -> str:
+    """``table`` if it can name a table in a topic; ``ValueError`` otherwise."""
+    if not TABLE.fullmatch(table):
+        raise ValueError(f"table name {table!r}: up to 64 letters, digits, '-' or '_'")
+    return table
+
+
+@lru_cache(maxsize=8)
+def key_for(code: str) -> bytes:
+    """The signing key of a game: PBKDF2-HMAC-SHA256 of its code (both tables derive the same one)."""
+    return hashlib.pbkdf2_hmac("sha256", check_code(code).encode(), _SALT, _ITERATIONS)
+
+
+def encode_line(code: str, sender: str, line: Mapping[str, Any]) -> bytes:
+    """A journal move line as a signed message; ``ValueError`` for a note or a line that is not a move line (a
+    table must not send what the far table would refuse)."""
+    body = _check_line(dict(line), ValueError)
+    return _sign({"v": VERSION, "kind": "line", "code": code, "seq": body["seq"], "from": check_table(sender),
+                  "line": body})
+
+
+def encode_want(code: str, sender: str, seq: int) -> bytes:
+    """A signed request for the far table's lines from ``seq`` on."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ValueError(f"want: seq must be a positive integer, got {seq!r}")
+    return _sign({"v": VERSION, "kind": "want", "code": code, "seq": seq, "from": check_table(sender)})
+
+
+def decode(code: str, payload: bytes) -> Signed:
+    """The message in ``payload`` if it is a well-formed, correctly signed message of game ``code``; otherwise the
+    ``RefusedMessage`` subclass that says why. The game is checked before the signature so that a line of another
+    game is named as such rather than as a forgery."""
+    try:
+        obj = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise MalformedMessage(f"not JSON ({e})") from None
+    if not isinstance(obj, dict):
+        raise MalformedMessage(f"expected a JSON object, got {type(obj).__name__}")
+    if obj.get("v") != VERSION:
+        raise MalformedMessage(f"format version {obj.get('v')!r}, this table reads {VERSION}")
+    kind = obj.get("kind")
+    fields = {"v", "kind", "code", "seq", "from", "sig"} | ({"line"} if kind == "line" else set())
+    if kind not in ("line", "want"):
+        raise MalformedMessage(f"unknown kind {kind!r}")
+    if set(obj) != fields:
+        raise MalformedMessage(f"{kind} fields {sorted(obj)}, expected {sorted(fields)}")
+    if not isinstance(obj["code"], str) or not isinstance(obj["from"], str) or not isinstance(obj["sig"], str):
+        raise MalformedMessage("code, from and sig must be strings")
+    if obj["code"] != code:
+        raise WrongGame(f"a message of game {obj['code']!r}, this is game {code!r}")
+    sig = obj.pop("sig")
+    if not hmac.compare_digest(sig, _mac(code, obj)):
+        raise BadSignature(f"{kind} seq {obj.get('seq')!r} from {obj['from']!r}: bad signature (forged or changed)")
+    seq = obj["seq"]
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise MalformedMessage(f"seq must be a positive integer, got {seq!r}")
+    if kind == "want":
+        return Signed("want", code, seq, obj["from"])
+    line = _check_line(obj["line"], MalformedMessage)
+    if line["seq"] != seq:
+        raise MalformedMessage(f"message seq {seq} carries line seq {line['seq']}")
+    return Signed("line", code, seq, obj["from"], line)
+
+
+def _check_line(line: Any, error: type[ValueError]) -> dict[str, Any]:
+    if not isinstance(line, dict):
+        raise error(f"a journal line must be an object, got {type(line).__name__}")
+    if "note" in line and "seq" not in line:
+        raise error("a note stays at its table; only move lines are sent")
+    missing = sorted({"seq", "player", "move", "state"} - set(line))
+    extra = sorted(set(line) - _LINE_KEYS)
+    if missing or extra:
+        raise error(f"journal line: missing {missing}, unexpected {extra}")
+    seq = line["seq"]
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise error(f"journal line: seq must be a positive integer, got {seq!r}")
+    if not isinstance(line["player"], str) or not isinstance(line["move"], str):
+        raise error("journal line: player and move must be strings")
+    if not isinstance(line["state"], dict):
+        raise error("journal line: state must be an object")
+    if "entered" in line and line["entered"] is not True:
+        raise error("journal line: entered is true or absent")
+    return line
+
+
+def canonical(obj: Any) -> bytes:
+    """The one byte form of a JSON value that both tables sign and compare: sorted keys, no spaces."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def _mac(code: str, body: Mapping[str, Any]) -> str:
+    return hmac.new(key_for(code), canonical(body), hashlib.sha256).hexdigest()
+
+
+def _sign(body: dict[str, Any]) -> bytes:
+    return canonical({**body, "sig": _mac(body["code"], body)})

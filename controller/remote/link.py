@@ -1,0 +1,179 @@
+"""The MQTT link between two tables (paho-mqtt 2.x, any MQTT 3.1.1 broker such as Mosquitto).
+
+Topics, under ``boardkeeper/<code>/``:
+
+- ``lines``: every journal line of the game, signed (``controller.remote.lines``), QoS 1. Both tables publish their
+  own lines there; each skips its own, which the broker echoes back.
+- ``want``: "send me your lines from seq N on", after a reconnect or a gap. Answered from ``history``, by default
+  the lines this link published: each table sends again what it journaled itself.
+- ``presence/<table>``: ``online`` (retained) once connected, and the last will ``offline`` (retained) that the
+  broker publishes when the connection drops without a goodbye.
+
+The link only carries messages: it decodes and checks signatures on paho's network thread and queues what passed
+(``take``); a refused message is logged and kept in ``refused`` (its reason), never queued. Ordering, duplicates
+and state checks are the ``Sync`` core's, on the table's own thread. paho reconnects by itself; on every (re)connect
+and whenever a far table comes online the link asks for what it may have missed (``expecting``: the next seq the
+journal needs), so lines published while the broker was down are not lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_want
+from controller.remote.presence import OFFLINE, ONLINE, LinkStatus, Presence
+from controller.remote.url import Remote
+
+log = logging.getLogger(__name__)
+
+Line = dict[str, Any]
+
+
+def topics(code: str) -> dict[str, str]:
+    """The game's topics (``presence`` is a prefix: one subtopic per table)."""
+    base = f"boardkeeper/{code}"
+    return {"lines": f"{base}/lines", "want": f"{base}/want", "presence": f"{base}/presence"}
+
+
+class Link:
+    """One table's connection to the game on the broker. ``start`` connects in the background (the broker may be
+    down at first: paho keeps trying); ``close`` says goodbye (``offline``, retained) and disconnects."""
+
+    def __init__(self, remote: Remote, table: str, *, expecting: Callable[[], int] = lambda: 1,
+                 history: Callable[[int], Iterable[Line]] | None = None, keepalive: int = 10,
+                 ca_file: str | None = None, clock: Callable[[], float] = time.monotonic,
+                 reconnect_delay: tuple[int, int] = (1, 8)) -> None:
+        self.remote = remote
+        self.table = check_table(table)
+        self.topics = topics(remote.code)
+        self.refused: list[str] = []
+        self._expecting = expecting
+        self._history = history or self._sent_from
+        self._sent: dict[int, Line] = {}
+        self._lock = threading.Lock()
+        self._inbox: queue.Queue[Signed] = queue.Queue()
+        self.presence = Presence(clock)
+        self._keepalive = keepalive
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{remote.code}-{table}",
+                             clean_session=False, protocol=mqtt.MQTTv311)
+        if remote.user is not None:
+            client.username_pw_set(remote.user, remote.password)
+        if remote.tls:
+            client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.will_set(self._presence_topic(table), OFFLINE, qos=1, retain=True)
+        client.reconnect_delay_set(*reconnect_delay)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
+        self.client = client
+
+    def start(self) -> None:
+        self.client.connect_async(self.remote.host, self.remote.port, keepalive=self._keepalive)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        """A goodbye: the far table sees ``offline`` at once (a last will is only for connections that drop)."""
+        if self.client.is_connected():
+            self.client.publish(self._presence_topic(self.table), OFFLINE, qos=1, retain=True).wait_for_publish(2)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, line: Line) -> None:
+        """Send one of this table's journal lines (after it was journaled). Never raises for a broker that is
+        down: paho sends QoS 1 messages when it is back, and the far table's ``want`` covers whatever got lost."""
+        payload = encode_line(self.remote.code, self.table, line)
+        with self._lock:
+            self._sent[line["seq"]] = dict(line)
+        self.client.publish(self.topics["lines"], payload, qos=1)
+
+    def want(self, seq: int) -> None:
+        """Ask the far table for its lines from ``seq`` on."""
+        self.client.publish(self.topics["want"], encode_want(self.remote.code, self.table, seq), qos=1)
+
+    def take(self, timeout: float = 0.0) -> list[Line]:
+        """The far lines that arrived (signature checked), waiting up to ``timeout`` for the first one."""
+        out: list[Line] = []
+        try:
+            msg = self._inbox.get(timeout=timeout) if timeout > 0 else self._inbox.get_nowait()
+            while True:
+                if msg.line is not None:
+                    out.append(msg.line)
+                msg = self._inbox.get_nowait()
+        except queue.Empty:
+            return out
+
+    def status(self) -> LinkStatus:
+        return self.presence.status()
+
+    # --- paho's network thread ---
+
+    def _presence_topic(self, table: str) -> str:
+        return f"{self.topics['presence']}/{table}"
+
+    def _sent_from(self, seq: int) -> list[Line]:
+        with self._lock:
+            return [self._sent[s] for s in sorted(self._sent) if s >= seq]
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: mqtt.ConnectFlags,
+                    reason: ReasonCode, properties: Properties | None) -> None:
+        if reason.is_failure:
+            log.warning("remote %s: broker refused the connection: %s", self.remote.code, reason)
+            return
+        client.subscribe([(self.topics["lines"], 1), (self.topics["want"], 1), (self.topics["presence"] + "/+", 1)])
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
+                      properties: Properties | None) -> None:
+        """Connected counts from here: a line published before the broker acknowledged the subscription would
+        not reach this table, and neither would the answer to a want sent earlier."""
+        if any(r.is_failure for r in reasons):
+            log.warning("remote %s: broker refused the subscription: %s", self.remote.code, reasons)
+            return
+        client.publish(self._presence_topic(self.table), ONLINE, qos=1, retain=True)
+        self.presence.connected(True)
+        self.want(self._expecting())  # whatever was published while this table was away
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: mqtt.DisconnectFlags,
+                       reason: ReasonCode, properties: Properties | None) -> None:
+        self.presence.connected(False)
+        log.info("remote %s: disconnected from the broker (%s)", self.remote.code, reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        topic = message.topic
+        if topic.startswith(self.topics["presence"] + "/"):
+            far = topic.rsplit("/", 1)[1]
+            if far != self.table:
+                state = message.payload.decode(errors="replace")
+                came_back = state == ONLINE and not self._is_online(far)
+                self.presence.far(far, state)
+                if came_back:
+                    self.want(self._expecting())  # it may have lines this table missed
+            return
+        try:
+            msg = decode(self.remote.code, bytes(message.payload))
+        except RefusedMessage as e:
+            reason = f"{topic}: {type(e).__name__}: {e}"
+            self.refused.append(reason)
+            log.warning("remote %s: refused a message: %s", self.remote.code, reason)
+            return
+        if msg.sender == self.table:
+            return  # our own, echoed by the broker
+        if msg.kind == "want":
+            for line in self._history(msg.seq):
+                client.publish(self.topics["lines"], encode_line(self.remote.code, self.table, line), qos=1)
+        elif topic == self.topics["lines"]:
+            self._inbox.put(msg)
+
+    def _is_online(self, table: str) -> bool:
+        return table in self.presence.status().far_online
