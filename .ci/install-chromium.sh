@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Headless Chromium for the web page's browser tests (tests/test_web_browser.py), from Debian's own package,
+# Headless Chromium for the web page's browser tests (tests/web/test_web_browser.py), from Debian's own package,
 # with a font for the page's text (chromium alone depends on none): installed only where missing, without
 # questions, and only as root (elsewhere the tests skip and name the apt command). Quiet: apt's output is
 # shown only if the install fails, which does not fail CI: the browser tests then skip and say why.

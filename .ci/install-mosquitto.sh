@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's Mosquitto broker for the remote-play tests (tests/test_remote_link.py start their own on 127.0.0.1):
+# Debian's Mosquitto broker for the remote-play tests (tests/remote/test_remote_link.py start their own on 127.0.0.1):
 # installed only where missing, without questions, and only as root (elsewhere the tests skip and name the apt
 # command). Quiet: apt's output is shown only if the install fails, which does not fail CI: the broker tests
 # then skip and say why. The package's own service is not needed by the tests; it is left as Debian ships it.

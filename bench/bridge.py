@@ -16,7 +16,7 @@ on a line with a share of bytes corrupted (each level up to the most the command
 cable pulled for 2 s every simulated minute, one per seed and level, must each finish and be move for move
 the game the same seed plays on the directly wired board -- a noisy line may slow a game, never change it
 or stop it. ``--moves N`` plays only
-the first N journal lines of each game (the short version CI runs, tests/test_bridge_bench.py).
+the first N journal lines of each game (the short version CI runs, tests/bridge/test_bridge_bench.py).
 """
 
 from __future__ import annotations

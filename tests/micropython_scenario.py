@@ -1,6 +1,6 @@
 """A scripted 16x16 board read by the firmware through the 74HC595/74HC165 stand-ins of sim_hardware.parts.
 
-Run by tests/test_bridge_micropython.py under real MicroPython (the WebAssembly port, in Node) and under
+Run by tests/bridge/test_bridge_micropython.py under real MicroPython (the WebAssembly port, in Node) and under
 CPython, in the subset both share. It prints one line per write of the firmware, ``<ms> <hex>``, and the
 test decodes those bytes with the host's codec. ``run(host)`` is called with the frames the host sends,
 ``{ms: bytes}``, encoded by the host's codec.

@@ -1,4 +1,4 @@
-"""Debian 12's own systemd booted in a ``systemd-nspawn`` container, for ``tests/test_unit_boot.py``: the
+"""Debian 12's own systemd booted in a ``systemd-nspawn`` container, for ``tests/system/test_unit_boot.py``: the
 real unit runs under a real systemd, which a machine running the tests as a plain process cannot give.
 
 - The root file system: ``debootstrap --variant=minbase`` of bookworm with systemd, dbus and python3,
@@ -60,7 +60,8 @@ def cgroup_roots() -> list[Path]:
 def missing() -> str | None:
     """Why nspawn cannot run here, naming the missing part and the command that installs it; None if it can."""
     if os.geteuid() != 0:
-        return "systemd-nspawn needs root: sudo .venv/bin/python -m pytest tests/test_unit_boot.py (CI runs as root)"
+        return ("systemd-nspawn needs root: sudo .venv/bin/python -m pytest tests/system/test_unit_boot.py "
+                "(CI runs as root)")
     tools = {"systemd-nspawn": INSTALL_HINT, "debootstrap": INSTALL_HINT, "nsenter": "apt-get install util-linux",
              "dpkg-deb": "apt-get install dpkg"}
     absent = [t for t in tools if shutil.which(t, path=TOOL_PATH) is None]

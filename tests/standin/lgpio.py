@@ -1,4 +1,4 @@
-"""A stand-in for lgpio, installed only in the container of ``tests/test_unit_boot.py`` (as the Debian
+"""A stand-in for lgpio, installed only in the container of ``tests/system/test_unit_boot.py`` (as the Debian
 package ``python3-lgpio``, the one ``systemd/install.sh`` asks for), so that the ``gpio`` backend, which
 only runs on a Pi, runs under the real unit's sandbox on a machine without GPIO.
 

@@ -1,4 +1,4 @@
-"""A stand-in for smbus2, installed only in the container of ``tests/test_unit_boot.py`` (as the Debian
+"""A stand-in for smbus2, installed only in the container of ``tests/system/test_unit_boot.py`` (as the Debian
 package ``python3-smbus2``, which pip then takes as luma.core's smbus2), with an SSD1306 on the bus.
 
 ``SMBus(bus)`` opens ``/dev/i2c-BUS`` for real, as smbus2 does (the test's node has no driver behind it:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nspawn_boot
 import pytest
+from support import ROOT_DIR
 
 from controller.journal import read, replay
 from controller.screen import Screen, render
@@ -36,7 +37,7 @@ from hw_config.profile import load_profile
 REASON = nspawn_boot.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"cannot boot a container: {REASON}")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 UNIT = "boardkeeper.service"
 STATE = "/var/lib/boardkeeper"
 JOURNAL = f"{STATE}/hannibal.jsonl"

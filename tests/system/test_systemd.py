@@ -8,8 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
-UNIT = Path(__file__).resolve().parent.parent / "systemd" / "boardkeeper.service"
+UNIT = ROOT_DIR / "systemd" / "boardkeeper.service"
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed on this machine")
 

@@ -3,13 +3,11 @@ headline drawn big, and rows that stay in place so a change of one line is sent 
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
-import pytest
 from hannibal_harness import Harness
-from PIL import Image, ImageChops
+from PIL import Image
+from support import check_golden
 
 import engines.hannipe as hannipe
 from controller.flows.hannibal import Phase
@@ -17,37 +15,21 @@ from controller.flows.hannipe_screens import tip_screen
 from controller.oled import pack_pages
 from controller.screen import BAND_H, SMALL_H, Screen, layout, render
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-
 
 def _frame(t: Harness) -> Image.Image:
     image: Image.Image = t.hw.display_device.image.copy()
     return image
 
 
-def _check(name: str, image: Image.Image) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        image.save(path)
-    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
-    expected = Image.open(path).convert("1")
-    diff = ImageChops.difference(expected.convert("L"), image.convert("L"))
-    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Harness:
-    return Harness(tmp_path / "game.jsonl")
 
 
 def test_golden_roll_screen(table: Harness) -> None:
-    _check("roll", _frame(table))
+    check_golden("roll", _frame(table))
 
 
 def test_golden_step_screen_with_dice(table: Harness) -> None:
     table.roll(3, 5)
-    _check("step-3-5", _frame(table))
+    check_golden("step-3-5", _frame(table))
 
 
 def test_golden_roll_screen_after_a_turn_says_roll_on_a_row(table: Harness) -> None:
@@ -56,7 +38,7 @@ def test_golden_roll_screen_after_a_turn_says_roll_on_a_row(table: Harness) -> N
     assert table.moves() == ["R1,2", "12-15"] and table.phase is Phase.ROLL
     plan = layout(table.table.display.current)
     assert plan.title == "" and plan.rows[0].text == "Done: 12-15 ROLL"  # the headline hides the title
-    _check("roll-after-turn", _frame(table))
+    check_golden("roll-after-turn", _frame(table))
 
 
 def test_golden_fixup_screen(table: Harness) -> None:
@@ -64,7 +46,7 @@ def test_golden_fixup_screen(table: Harness) -> None:
     table.move(12, 20)
     table.run(3.5)
     assert "lift 20" in table.text
-    _check("fixup", _frame(table))
+    check_golden("fixup", _frame(table))
 
 
 def test_renderer_is_deterministic_and_sized_by_device() -> None:
@@ -147,7 +129,7 @@ def test_golden_hannipe_tip_with_the_turned_horse_big() -> None:
     screen = tip_screen(g, seat, horse, face, choosing_face=False)
     assert screen.headline == hannipe.NAMES[g.turned[-1]] and f"turned {screen.headline}" in screen.text()
     assert not layout(screen).cut
-    _check("hannipe_tip", render(screen))
+    check_golden("hannipe_tip", render(screen))
 
 
 def test_a_menu_under_a_headline_scrolls_with_its_counter_on_the_title_row() -> None:

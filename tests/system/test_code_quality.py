@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT_DIR
+
+ROOT = ROOT_DIR
 FIRMWARE = ROOT / "firmware_bridge" / "firmware"
 HARDWARE = {"controller", "sim_hardware", "firmware_bridge", "hw_config", "gpiozero", "luma", "serial",
             "transitions", "RPi", "lgpio", "PIL"}
@@ -54,11 +56,12 @@ def test_layers_import_only_what_design_allows() -> None:
         "firmware_bridge": {"serial", "cobs", "firmware_bridge"},
     }
     web = ROOT / "controller" / "web"  # the web page's library, imported only when the page is on
+    remote = ROOT / "controller" / "remote"  # the MQTT client, imported only for remote play
     for folder, allowed in rules.items():
         for path in (ROOT / folder).rglob("*.py"):
             if path.is_relative_to(FIRMWARE):
                 continue
-            extra = {"aiohttp"} if path.is_relative_to(web) else set()
+            extra = {"aiohttp"} if path.is_relative_to(web) else {"paho"} if path.is_relative_to(remote) else set()
             bad = _imports(path) - allowed - extra - set(sys.stdlib_module_names)
             assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 

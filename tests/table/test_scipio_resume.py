@@ -4,8 +4,8 @@ Each cut journal is resumed on a fresh simulated table (new pins, reeds that rea
 scan, tokens wherever the players left them) and played to the end by the scripted players, who put the
 tokens back as the screen asks. Run as a script for a wider sweep than the suite affords::
 
-    python tests/test_scipio_resume.py 1-16              # the demo's heuristic bots
-    python tests/test_scipio_resume.py 1-40 random       # random bots: shorter games, odder positions
+    python tests/table/test_scipio_resume.py 1-16              # the demo's heuristic bots
+    python tests/table/test_scipio_resume.py 1-40 random       # random bots: shorter games, odder positions
 
 The suite runs every cut of two random-bot games that between them reach every New Orders step but the
 Deserter's (the third game's cuts around it stand in), with a reveal, damage and a new round each.

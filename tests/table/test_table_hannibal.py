@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from hw_config.profile import PROFILES
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Harness:
-    return Harness(tmp_path / "game.jsonl")
 
 
 def test_set_up_board_leads_to_the_first_roll(table: Harness) -> None:

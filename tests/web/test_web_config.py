@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
 from controller.cli import main
 from controller.table import game_needs
 from hw_config import ConfigError, load_profile
 from hw_config.web import Web, parse_address
 
-PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
+PROFILES = ROOT_DIR / "hw_config" / "profiles"
 GOOD = (PROFILES / "hannibal.toml").read_text()
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hannibal_harness import Harness
 from reading_clock import TICK, ReadingClock
+from support import ROOT_DIR
 
 from controller.cli import UsageError, main, resumed_bots, table_bots
 from controller.flows.hannibal import Phase
@@ -207,7 +208,7 @@ def test_the_command_line_refuses_in_one_line(args: list[str], message: str, tmp
 def test_a_profile_budget_without_an_mcts_seat_is_said_unused(tmp_path: Path,
                                                               caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "table.toml"
-    path.write_text((Path(__file__).resolve().parent.parent / "hw_config" / "profiles" / "hannibal-sim.toml")
+    path.write_text((ROOT_DIR / "hw_config" / "profiles" / "hannibal-sim.toml")
                     .read_text() + "\n[bots]\nthink_ms = 800\n")
     caplog.set_level(logging.INFO, logger="boardkeeper")
     assert table_bots(HANNIBAL, HANNIBAL.seats(), [], None, profile_for(str(path))) == {}

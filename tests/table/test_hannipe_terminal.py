@@ -8,12 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support import ROOT_DIR
+
 from controller import journal
 from controller.flows.hannipe_screens import hand_text
 from engines.hannipe import State
 from hw_config.profile import PROFILES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 # each round: set the pawns, the look-away screen, then OK through the bet or the tip (horse, then value)
 ROUNDS = "fix\nok\nok\nok\n" * 8 + "quit\n"
 NAMES = {"p1": "Anna", "p2": "Bruno", "p3": "Chloé"}

@@ -7,14 +7,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from support import check_golden
 
 from controller import journal
 from controller.cli import main
@@ -29,8 +28,6 @@ from firmware_bridge.firmware import pico
 from hw_config.profile import PROFILES
 
 TICK = 0.01  # the simulated profile's loop turns 100 times a second
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 class FactionalTable:
@@ -142,13 +139,6 @@ def table(bare: FactionalTable) -> FactionalTable:
     return bare
 
 
-def _check_golden(name: str, image: Image.Image) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        image.save(path)
-    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
-    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
-    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
 
 
 def test_a_chit_moved_on_the_tray_is_a_control_event_with_its_honor_change(table: FactionalTable) -> None:
@@ -263,7 +253,7 @@ def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
     table.to_card_play("rome-copper")
     table.wait_message()
     assert table.phase is Phase.BOARD and "T1 Rome to play" in table.text
-    _check_golden("factional_honor_board", table.hw.display_device.image.copy())
+    check_golden("factional_honor_board", table.hw.display_device.image.copy())
     table.press("NEXT")
     table.pick("Game over")
     table.pick("Carthage")
@@ -271,7 +261,7 @@ def test_golden_honor_board_and_ranking(table: FactionalTable) -> None:
     table.press("OK")
     assert table.moves()[-1] == "end carthage" and table.phase is Phase.OVER
     assert "First Among Equals" in table.text and "1 Carth Copper  10" in table.text
-    _check_golden("factional_ranking", table.hw.display_device.image.copy())
+    check_golden("factional_ranking", table.hw.display_device.image.copy())
 
 
 def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(bare: FactionalTable) -> None:

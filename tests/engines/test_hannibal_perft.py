@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from support import DATA_DIR
 
 from engines.bots.plans import turn_plans
 from engines.hannibal import State
 
 CASES: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "data" / "hannibal_perft.json").read_text())["cases"]
+    (DATA_DIR / "hannibal_perft.json").read_text())["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

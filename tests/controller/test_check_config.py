@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
 from controller.cli import main
 from hw_config import ConfigError, load_profile
 
-PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
+PROFILES = ROOT_DIR / "hw_config" / "profiles"
 GOOD = (PROFILES / "hannibal.toml").read_text()
 
 
@@ -71,7 +72,7 @@ def test_bad_profile_is_named_and_exits_2(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_layout_problems_name_the_layout_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    layouts = Path(__file__).resolve().parent.parent / "hw_config" / "layouts"
+    layouts = ROOT_DIR / "hw_config" / "layouts"
     text = (layouts / "hannibal.toml").read_text()
     assert '"pos:48" = [6, 6]' in text
     _variant(tmp_path, text.replace('"pos:48" = [6, 6]', '"pos:48" = [6, 5]').replace('"pos:3" = [0, 3]\n', ""),
@@ -92,7 +93,7 @@ def test_check_config_as_a_process_never_shows_a_traceback(tmp_path: Path) -> No
     assert "Traceback" not in result.stderr and "not valid TOML" in result.stderr
 
 
-LAYOUT = (Path(__file__).resolve().parent.parent / "hw_config" / "layouts" / "hannibal.toml").read_text()
+LAYOUT = (ROOT_DIR / "hw_config" / "layouts" / "hannibal.toml").read_text()
 
 EXACT: list[tuple[str, str, str, str]] = [
     # (what, search, replace, the one problem expected)

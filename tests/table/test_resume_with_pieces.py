@@ -1,5 +1,5 @@
 """A game resumed after a power cut with its pieces still standing on the board (as they are: nobody clears
-the table for a power cut) carries on at once. The boot test of the unit (``tests/test_unit_boot.py``) found
+the table for a power cut) carries on at once. The boot test of the unit (``tests/system/test_unit_boot.py``) found
 the table asking to set up every piece again: the scanner reported the standing pieces while the resume
 question was up, to its handler, and the game attached after it never heard of them."""
 

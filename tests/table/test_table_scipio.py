@@ -4,13 +4,13 @@ the formation reeds) as people do, and read what people read: the screen and the
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
+from support import ROOT_DIR, check_golden
 
 from controller import journal
 from controller.cli import main
@@ -25,9 +25,7 @@ from hw_config import Profile
 from sim_hardware.backend import create
 
 TICK = 0.005
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-SIM_PROFILE = Path(__file__).resolve().parents[1] / "hw_config" / "profiles" / "scipio-sim.toml"
+SIM_PROFILE = ROOT_DIR / "hw_config" / "profiles" / "scipio-sim.toml"
 
 
 def without_pads(tmp_path: Path) -> Path:
@@ -149,13 +147,6 @@ def cut_after(lines: list[bytes], tmp_path: Path, move: str) -> Path:
     return path
 
 
-def _check_golden(name: str, image: Image.Image) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        image.save(path)
-    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
-    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
-    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
 
 
 def test_organisation_is_entered_behind_a_look_away_screen(tmp_path: Path) -> None:
@@ -281,11 +272,11 @@ def test_golden_reveal_and_damage_screens(table: ScipioTable) -> None:
     table.set_up_tokens()
     table.place_on_pad("rome", (7, 2, 4))
     table.place_on_pad("carthage", (3, 5, 2))
-    _check_golden("scipio_reveal", table.hw.display_device.image.copy())
+    check_golden("scipio_reveal", table.hw.display_device.image.copy())
     table.press("OK")
     field, army, _, _ = table.flow.game.plan[0]
     table.press(f"tap:{army}:{field}.0")
-    _check_golden("scipio_damage", table.hw.display_device.image.copy())
+    check_golden("scipio_damage", table.hw.display_device.image.copy())
 
 
 @pytest.mark.parametrize("seed", [3, 4])  # 4 ends on a reveal: the cards dealt damage nobody could take
@@ -364,7 +355,7 @@ def test_a_reveal_that_ends_the_game_shows_the_winner_with_the_cards(table: Scip
     lines = table.text.split("\n")
     assert lines[0] == "Carthage wins!" and lines[1].endswith("R2 v C5")  # the cards that did it
     assert lines[-2:] == ["  Rome can't take 4", "in yellow: game over"]
-    _check_golden("scipio_over", table.hw.display_device.image.copy())
+    check_golden("scipio_over", table.hw.display_device.image.copy())
 
 
 def test_a_restart_after_a_removal_has_the_tokens_put_back_then_asks_the_next_damage(

@@ -4,13 +4,12 @@ the track mat's reeds) as people do, and read what people read: the screen and t
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from support import check_golden
 
 from controller import journal
 from controller.cli import main
@@ -26,17 +25,8 @@ from hw_config import Profile
 from sim_hardware.backend import create
 
 TICK = 0.005
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
-def _check_golden(name: str, image: Image.Image) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        image.save(path)
-    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
-    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
-    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
 
 
 class HannipeTable:
@@ -298,8 +288,8 @@ def test_golden_race_and_payout_screens() -> None:
     payout = finish_screen(_race(1, finished=True))
     for screen in (race, payout):
         assert not layout(screen).cut, screen.text()
-    _check_golden("hannipe_race", render(race))
-    _check_golden("hannipe_payout", render(payout))
+    check_golden("hannipe_race", render(race))
+    check_golden("hannipe_payout", render(payout))
 
 
 def test_location_names_match_the_layout() -> None:

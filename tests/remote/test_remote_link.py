@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from support import ROOT_DIR
 
 from controller.journal import Journal, read
 from controller.remote.lines import encode_line
@@ -28,7 +29,7 @@ from controller.remote.sync import Sync
 from controller.remote.url import parse_url
 from engines.registry import get_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
 pytestmark = pytest.mark.skipif(MOSQUITTO is None, reason="no mosquitto broker: apt-get install -y mosquitto")
 

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import DATA_DIR, ROOT_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 SCRIPT = ROOT / "systemd" / "install.sh"
 PROFILES = ROOT / "hw_config" / "profiles"
-BOOKWORM_CONFIG = (Path(__file__).resolve().parent / "data" / "bookworm-config.txt").read_text()
+BOOKWORM_CONFIG = (DATA_DIR / "bookworm-config.txt").read_text()
 MODULES = "# /etc/modules: kernel modules to load at boot time.\n#\n# Lines beginning with \"#\" are ignored.\n\n"
 UNIT_DIR = "etc/systemd/system/boardkeeper.service.d"
 

@@ -16,17 +16,18 @@ from pathlib import Path
 
 import micropython_scenario as scenario
 import pytest
+from support import ROOT_DIR, TESTS_DIR
 
 from firmware_bridge import codec
 from firmware_bridge.firmware.mcu import DELTA_REPEATS, GREET_BEATS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 NPM_DIR = ROOT / "firmware_bridge" / "mpy_test"
 MICROPYTHON = NPM_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 MODULES = ["firmware_bridge/__init__.py", *(f"firmware_bridge/firmware/{n}.py" for n in
                                             ("__init__", "wire", "matrix", "mcu", "pico")),
            "sim_hardware/parts.py"]
-SCENARIO = Path(__file__).with_name("micropython_scenario.py")
+SCENARIO = TESTS_DIR / "micropython_scenario.py"
 REQUEST_MS, LED_MS = 105, 115  # between two rows of the carousel (every 10 ms)
 
 

@@ -11,13 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
 from controller.demo import run_demo
 from controller.dice import Dice
 from controller.journal import read
 from controller.table import ask_resume, attach_game, build_io, load_backend, profile_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT_DIR
 
 
 def _cli(*args: str) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from reading_clock import TICK, ReadingClock
+from support import ROOT_DIR
 
 from controller.cli import UsageError, main, think_budget
 from controller.demo import make_bot
@@ -21,7 +22,7 @@ from engines.bots import MCTSBot
 from engines.registry import get_game
 from hw_config import load_profile
 
-PROFILES = Path(__file__).resolve().parent.parent / "hw_config" / "profiles"
+PROFILES = ROOT_DIR / "hw_config" / "profiles"
 GOOD = (PROFILES / "hannibal.toml").read_text()
 def _decision(state: GameState, seed: int = 1) -> GameState:
     rng = random.Random(seed)

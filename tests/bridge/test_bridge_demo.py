@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
 from controller.cli import main
 from controller.demo import run_demo
@@ -82,7 +83,7 @@ def test_bridge_profiles_pass_and_a_missing_serial_url_is_named(tmp_path: Path,
     assert main(["check-config", "hannibal-bridge"]) == 0
     assert main(["check-config", "hannibal-bridge-sim"]) == 0
     capsys.readouterr()
-    shipped = Path(__file__).resolve().parent.parent / "hw_config" / "profiles" / "hannibal-bridge.toml"
+    shipped = ROOT_DIR / "hw_config" / "profiles" / "hannibal-bridge.toml"
     bad = tmp_path / "bad.toml"
     bad.write_text(shipped.read_text().replace('url = "/dev/serial0"', ""))
     assert main(["check-config", str(bad)]) == 2

@@ -12,14 +12,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import GOLDEN_DIR, ROOT_DIR
 
 from controller.cli import main
 from controller.demo import run_demo
 from controller.journal import read
 from engines.registry import games, get_game
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).parent / "golden" / "journals"
+ROOT = ROOT_DIR
+GOLDEN = GOLDEN_DIR / "journals"
 
 
 def _game_modules() -> set[Path]:

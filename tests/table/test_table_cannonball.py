@@ -5,7 +5,6 @@ them, and resumed as a table resumes after a power cut."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from support import ROOT_DIR, check_golden
 
 from controller.cli import main
 from controller.demo import make_bot, run_demo
@@ -30,19 +29,10 @@ from engines.cannonball.paths import nearest_walk
 from engines.registry import get_game
 from sim_hardware.cannonball_players import SLIPS
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 TICK = 0.005
 SEED = 3
 
 
-def _check_golden(name: str, image: Image.Image) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE:
-        image.save(path)
-    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1 once and look at it"
-    diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L"))
-    assert diff.getbbox() is None, f"{name} differs from its golden PNG in {diff.getbbox()}"
 
 
 class CannonTable:
@@ -183,7 +173,7 @@ def test_march_with_an_attack_lists_the_removals_until_the_board_matches(resume:
     t.place(f"box:{BOX_NAMES[step.dst]}")
     assert t.moves()[-1] == str(step)
     assert t.flow.phase is Phase.FIXUP and all(f"lift {b}" in t.text for b in removed), t.text
-    _check_golden("cannonball_removals", t.hw.display_device.image.copy())
+    check_golden("cannonball_removals", t.hw.display_device.image.copy())
     for b in removed:
         t.lift(f"box:{b}")
     assert t.flow.phase is Phase.MARCH, t.text
@@ -200,7 +190,7 @@ def test_a_gate_is_closed_on_its_reed(resume: Any, demo: list[str]) -> None:
         pytest.fail("no turn choice with an open gate in the demo")
     t = resume(i)
     assert t.flow.phase is Phase.MENU and "> march" in t.text and f"close {gates[0]}" in t.text
-    _check_golden("cannonball_menu", t.hw.display_device.image.copy())
+    check_golden("cannonball_menu", t.hw.display_device.image.copy())
     t.place(f"gate:{gates[0]}")
     assert t.moves()[-1] == f"close {gates[0]}"
     assert t.flow.game.to_json()["gates"][gates[0]] == "closed"
@@ -213,7 +203,7 @@ def test_spin_is_journaled_before_it_is_shown(resume: Any, demo: list[str]) -> N
     t.press("SPIN")
     spun = t.moves()[-1]
     assert spun.startswith("spin ") and "spins..." in t.text  # journaled; the spinner still turning
-    _check_golden("cannonball_spinner", t.hw.display_device.image.copy())
+    check_golden("cannonball_spinner", t.hw.display_device.image.copy())
     t.run(2.0)
     assert f"spun {spun.split()[-1]}" in t.text
 
@@ -430,7 +420,7 @@ def test_tnt_on_a_bridge_is_laid_left_and_shot_and_the_board_follows(resume: Any
     assert after["bridges"][site] == "down" and after["mines"] == {} and not set(victims) & set(after["boxes"])
     assert t.flow.phase is Phase.FIXUP and f"lift {site}" in t.text and all(f"lift {b}" in t.text for b in victims), \
         t.text
-    _check_golden("cannonball_tnt_shot", t.hw.display_device.image.copy())
+    check_golden("cannonball_tnt_shot", t.hw.display_device.image.copy())
     t.lift(f"bridge:{site}")
     for b in victims:
         t.lift(f"box:{b}")
@@ -444,7 +434,7 @@ def test_play_cannonball_sim_at_the_terminal(tmp_path: Path) -> None:
     path = tmp_path / "cb.jsonl"
     result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "cannonball", "--sim", "--seed", "2",
                              "--journal", str(path)], input="fix\nspin\nwait 3\nquit\n",
-                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=300)
+                            cwd=ROOT_DIR, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     moves = [json.loads(line)["move"] for line in path.read_text().splitlines()[1:]]
     assert moves[0].startswith("spin blue ") and moves[1].startswith("spin gray ")
