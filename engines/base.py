@@ -8,8 +8,9 @@ with a notation, whether it moves a piece or not, so one menu and one journal fo
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, Self, runtime_checkable
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, Self, TypeVar, dataclass_transform, runtime_checkable
 
 JsonDict = dict[str, Any]
 
@@ -23,16 +24,35 @@ class IllegalMoveError(ValueError):
 
 
 class Move:
-    """Base of every game's moves: immutable, hashable, and ``str(move)`` is its notation.
+    """Base of every game's moves: an immutable value, and ``str(move)`` is its notation.
 
-    Subclasses define ``__slots__``, ``__eq__``/``__hash__`` by value and ``__str__``; the engine's
-    ``parse_move`` is the inverse of ``__str__``.
+    The notation is what journals record and ``parse_move`` reads back, so ``__str__`` is an exact contract.
+    Immutable because the engines share one move object among every position that offers it (and bots keep
+    them as dictionary keys). A subclass is a ``@move_dataclass``, compared and hashed by its fields, or, for
+    the moves bots build millions of, a hand-written class with ``__slots__`` that sets them once with
+    ``object.__setattr__`` and interns its objects or caches its hash.
     """
 
     __slots__ = ()
 
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: moves are shared values")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: moves are shared values")
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self)!r})"
+
+
+_M = TypeVar("_M", bound=Move)
+
+
+@dataclass_transform(frozen_default=True)
+def move_dataclass(cls: type[_M]) -> type[_M]:
+    """Make a ``Move`` subclass a frozen dataclass with slots, equal and hashed by its fields; ``repr``
+    stays ``Move``'s, which shows the notation. One decorator so that no game's moves differ in these."""
+    return dataclass(frozen=True, slots=True, repr=False)(cls)
 
 
 @runtime_checkable
@@ -128,8 +148,62 @@ def sample_chance(state: GameState, rng: random.Random) -> Move:
     return rng.choices(moves, weights=weights)[0]
 
 
-def check_players(value: object, players: Sequence[str], key: str) -> str:
-    """Validate a player name read from JSON, naming the key on error (journals may be corrupt)."""
-    if value not in players:
-        raise ValueError(f"{key}: expected one of {', '.join(players)}, got {value!r}")
+# -- reading a state's JSON -----------------------------------------------------------------------------
+# Every game's ``from_json`` reads its fields with these: journals can be hand-edited or torn, so each value
+# is checked as it is read and the ``ValueError`` names its key (``"troops.rome.yellow.0"``).
+
+
+def read_choice(value: object, allowed: Collection[str], key: str) -> str:
+    """One of the names ``allowed`` (a player, a step, a field...)."""
+    if value not in allowed:
+        raise ValueError(f"{key}: expected one of {', '.join(allowed)}, got {value!r}")
     return str(value)
+
+
+def read_maybe(value: object, allowed: Collection[str], key: str) -> str | None:
+    """``read_choice`` where JSON null stands for nobody (no winner yet, no drawer)."""
+    if value is None:
+        return None
+    if value not in allowed:
+        raise ValueError(f"{key}: expected one of {', '.join(allowed)} or null, got {value!r}")
+    return str(value)
+
+
+def read_int(value: object, key: str, low: int | None = None, high: int | None = None) -> int:
+    """A whole number within ``low..high`` (either end open when ``None``); JSON's true and false, which
+    Python counts as 1 and 0, are not numbers here."""
+    if (isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low)
+            or (high is not None and value > high)):
+        raise ValueError(f"{key}: expected a whole number{_span(low, high)}, got {value!r}")
+    return value
+
+
+def _span(low: int | None, high: int | None) -> str:
+    """``read_int``'s bounds in words: `` 1..9``, `` at least 0``, `` at most 5``, or none."""
+    if low is None:
+        return "" if high is None else f" at most {high}"
+    return f" at least {low}" if high is None else f" {low}..{high}"
+
+
+def read_bool(value: object, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
+def read_list(value: object, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{key}: expected a list, got {value!r}")
+    return value
+
+
+def read_object(value: object, key: str, names: Collection[str]) -> dict[str, Any]:
+    """A JSON object with exactly the keys ``names``, its values in that order."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{key}: expected an object with keys {', '.join(names)}, got {value!r}")
+    missing = [n for n in names if n not in value]
+    unknown = [str(n) for n in value if n not in names]
+    problems = [f"{what} {', '.join(found)}" for what, found in (("missing", missing), ("unknown", unknown)) if found]
+    if problems:
+        raise ValueError(f"{key}: {'; '.join(problems)}")
+    return {n: value[n] for n in names}

@@ -28,7 +28,7 @@ from engines.cannonball.board import BOX_INDEX, BOX_NAMES, GATE_INDEX, GATES, SI
 
 
 class _Value(Move):
-    """A move compared and hashed by its fields (``_fields()``), immutable after construction.
+    """A move compared and hashed by its fields (``_fields()``), set once by its constructor.
 
     The hash is computed once (``_seal``): legality checks put every legal move of a position in a set.
     """
@@ -42,9 +42,6 @@ class _Value(Move):
 
     def _seal(self) -> None:
         object.__setattr__(self, "_hash", hash((type(self).__name__, self._fields())))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("moves are immutable")
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and isinstance(other, _Value) and self._fields() == other._fields()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from engines.base import JsonDict
+from engines.base import JsonDict, read_bool, read_choice, read_int, read_object
 from engines.cannonball.board import (
     BOX_INDEX,
     BOX_NAMES,
@@ -82,37 +82,35 @@ def read_into(s: State, data: Mapping[str, Any]) -> None:
         raise ValueError(f"keys: missing {sorted(missing)}, unknown {sorted(unknown)}")
     if data["game"] != "cannonball":
         raise ValueError(f"game: expected 'cannonball', got {data['game']!r}")
-    s.to_move = _side(data["to_move"], "to_move")
+    s.to_move = _index(data["to_move"], SIDES, "to_move")
     s.board = [0] * len(BOX_NAMES)
     s.troops = [0] * (2 * NSEC)
     s.cannons = [0] * (2 * NSEC)
     s.start_march(None)
     _read_boxes(s, data["boxes"], TROOPERS)
-    s.gates = [_choice(_mapping(data["gates"], GATES, "gates")[g], GATE_STATES, f"gates.{g}") for g in GATES]
-    s.bridges = sum(1 << b for b, site in enumerate(SITES)
-                    if _choice(_mapping(data["bridges"], SITES, "bridges")[site], ("down", "up"), f"bridges.{site}"))
-    tnt = _mapping(data["tnt"], SIDES, "tnt")
-    s.tnt = [_int(tnt[side], 0, TNT_CASES, f"tnt.{side}") for side in SIDES]
+    s.gates = [_index(v, GATE_STATES, f"gates.{g}") for g, v in read_object(data["gates"], "gates", GATES).items()]
+    s.bridges = sum(1 << b for b, (site, v) in enumerate(read_object(data["bridges"], "bridges", SITES).items())
+                    if _index(v, ("down", "up"), f"bridges.{site}"))
+    s.tnt = [read_int(n, f"tnt.{side}", 0, TNT_CASES) for side, n in read_object(data["tnt"], "tnt", SIDES).items()]
     s.mines = _read_mines(s, data["mines"], TNT_CASES)
     winner = data["winner"]
-    s.winner_index = None if winner is None else _side(winner, "winner")
-    s.drawn = _bool(data["drawn"], "drawn")
+    s.winner_index = None if winner is None else _index(winner, SIDES, "winner")
+    s.drawn = read_bool(data["drawn"], "drawn")
     if s.drawn and s.winner_index is not None:
         raise ValueError("drawn: a drawn game has no winner")
-    s.turn = _int(data["turn"], 0, None, "turn")
+    s.turn = read_int(data["turn"], "turn", 0)
     limit = data.get("turn_limit")
-    s.turn_limit = None if limit is None else _int(limit, 1, None, "turn_limit")
+    s.turn_limit = None if limit is None else read_int(limit, "turn_limit", 1)
     over = s.winner_index is not None or s.drawn
     if s.turn_limit is not None and s.turn >= s.turn_limit and s.winner_index is None and not s.drawn:
         raise ValueError(f"turn: {s.turn} reached turn_limit {s.turn_limit} but the game is not drawn")
     budget = data["budget"]
     default_phase = "over" if over else "march" if budget is not None else "turn"
     phase = data.get("phase", default_phase)
-    _choice(phase, PHASES, "phase")
-    s.phase = str(phase)
+    s.phase = read_choice(phase, PHASES, "phase")
     if (s.phase == "over") != over:
         raise ValueError(f"phase: {s.phase!r} but winner is {winner!r} and drawn is {s.drawn}")
-    s.budget = None if budget is None else _int(budget, 0, 12, "budget")
+    s.budget = None if budget is None else read_int(budget, "budget", 0, 12)
     if (s.budget is not None) != (s.phase == "march"):
         raise ValueError(f"budget: {budget!r} in phase {s.phase!r} (a number during a march only)")
     _read_pending(s, data.get("pending"))
@@ -131,8 +129,8 @@ def _read_boxes(s: State, value: object, troopers: int) -> None:
             raise ValueError(f"boxes: {name!r} is not a box (a1..l19 without row 10)")
         if not (isinstance(entry, list | tuple) and len(entry) == 2):
             raise ValueError(f"boxes.{name}: expected [owner, kind], got {entry!r}")
-        side = _side(entry[0], f"boxes.{name}")
-        kind = _choice(entry[1], KINDS, f"boxes.{name}")
+        side = _index(entry[0], SIDES, f"boxes.{name}")
+        kind = _index(entry[1], KINDS, f"boxes.{name}")
         s.place(BOX_INDEX[name], 1 + 2 * side + kind)
     for side, name in enumerate(SIDES):
         n = sum(1 for c in s.board if c == 1 + 2 * side)
@@ -153,7 +151,7 @@ def _read_mines(s: State, value: object, cases: int) -> dict[int, tuple[int, int
         b = SITE_INDEX[site]
         if not (isinstance(entry, Mapping) and set(entry) == {"owner", "end"}):
             raise ValueError(f"mines.{site}: expected {{\"owner\", \"end\"}}, got {entry!r}")
-        owner = _side(entry["owner"], f"mines.{site}.owner")
+        owner = _index(entry["owner"], SIDES, f"mines.{site}.owner")
         end = BOX_INDEX.get(entry["end"]) if isinstance(entry["end"], str) else None
         if end is None or end not in SITE_ENDS[b]:
             raise ValueError(f"mines.{site}.end: expected an end box of bridge {site}, got {entry['end']!r}")
@@ -188,14 +186,14 @@ def _read_spinoff(s: State, value: object) -> None:
         raise ValueError(f"spinoff: expected {{\"blue\": n}} during the spin-off only, got {value!r}")
     if s.to_move != 1:
         raise ValueError("spinoff: blue has spun, so gray is to move")
-    s.spinoff = _int(value["blue"], 1, 12, "spinoff.blue")
+    s.spinoff = read_int(value["blue"], "spinoff.blue", 1, 12)
 
 
 def _read_march(s: State, value: object) -> None:
     if not (isinstance(value, Mapping) and set(value) == MARCH_KEYS):
         raise ValueError(f"march: expected the keys {sorted(MARCH_KEYS)}, got {value!r}")
     p = s.to_move
-    s.next_seq = _int(value["next"], 0, None, "march.next")
+    s.next_seq = read_int(value["next"], "march.next", 0)
     entered = value["entered"]
     if not isinstance(entered, Mapping):
         raise ValueError(f"march.entered: expected an object of box -> order, got {entered!r}")
@@ -203,10 +201,10 @@ def _read_march(s: State, value: object) -> None:
         b = BOX_INDEX.get(name)
         if b is None or SECTION_OF[b] < 0 or not s.board[b] or (s.board[b] - 1) >> 1 != p:
             raise ValueError(f"march.entered: {name!r} is not a box of a section holding a piece of the mover")
-        s.entered[b] = _int(seq, 0, s.next_seq - 1, f"march.entered.{name}")
+        s.entered[b] = read_int(seq, f"march.entered.{name}", 0, s.next_seq - 1)
     if len(set(s.entered.values())) != len(s.entered):
         raise ValueError("march.entered: two pieces with the same entry order")
-    s.laid = _bool(value["tnt_laid"], "march.tnt_laid")
+    s.laid = read_bool(value["tnt_laid"], "march.tnt_laid")
     tnt_end = value["bridge_tnt"]
     if tnt_end is not None:
         end = BOX_INDEX.get(tnt_end) if isinstance(tnt_end, str) else None
@@ -227,30 +225,6 @@ def _read_march(s: State, value: object) -> None:
         s.crossed = b
 
 
-def _mapping(value: object, keys: tuple[str, ...], key: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping) or set(value) != set(keys):
-        raise ValueError(f"{key}: expected an object with the keys {', '.join(keys)}, got {value!r}")
-    return value
-
-
-def _side(value: object, key: str) -> int:
-    return _choice(value, SIDES, key)
-
-
-def _choice(value: object, options: tuple[str, ...], key: str) -> int:
-    if value not in options:
-        raise ValueError(f"{key}: expected one of {', '.join(options)}, got {value!r}")
-    return options.index(str(value))
-
-
-def _int(value: object, low: int, high: int | None, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
-        bounds = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{key}: expected a whole number {bounds}, got {value!r}")
-    return value
-
-
-def _bool(value: object, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{key}: expected true or false, got {value!r}")
-    return value
+def _index(value: object, options: tuple[str, ...], key: str) -> int:
+    """The position in ``options`` of the name ``value``: the state keeps sides, gate states and kinds by index."""
+    return options.index(read_choice(value, options, key))

@@ -23,10 +23,9 @@ is legal now is the state's business.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
-from engines.base import InvalidMoveError, Move
+from engines.base import InvalidMoveError, Move, move_dataclass
 from engines.factional.table import FACTIONS, HOLDERS, PROVINCES, SIDES, side_of
 
 NONE: Final = "none"
@@ -39,13 +38,13 @@ def _check(value: str, allowed: tuple[str, ...], what: str) -> None:
         raise InvalidMoveError(f"no {what} {value!r} ({', '.join(allowed)})")
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Reinforced(Move):
     def __str__(self) -> str:
         return "reinforced"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Initiative(Move):
     side: str
 
@@ -56,7 +55,7 @@ class Initiative(Move):
         return f"initiative {self.side}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Play(Move):
     faction: str
     activate: bool = False
@@ -68,7 +67,7 @@ class Play(Move):
         return f"play {self.faction}" + (" activate" if self.activate else "")
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Answer(Move):
     """The partner's answer to an activation request."""
 
@@ -78,7 +77,7 @@ class Answer(Move):
         return "approve" if self.approve else "veto"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Control(Move):
     province: str
     holder: str | None
@@ -92,7 +91,7 @@ class Control(Move):
         return f"control {self.province} {self.holder or NONE}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Battle(Move):
     """``None`` for a leaderless force; ``shared``/``borrowed`` only with a faction on that side."""
 
@@ -117,7 +116,7 @@ class Battle(Move):
         return f"battle {winner} {loser} {self.pcs}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Discard(Move):
     faction: str
 
@@ -128,13 +127,13 @@ class Discard(Move):
         return f"discard {self.faction}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Roll(Move):
     def __str__(self) -> str:
         return "roll"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Die(Move):
     value: int
 
@@ -146,7 +145,7 @@ class Die(Move):
         return f"die {self.value}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class End(Move):
     side: str
 

@@ -12,8 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from engines.base import IllegalMoveError, JsonDict, Move
-from engines.factional import checks
+from engines.base import (
+    IllegalMoveError,
+    JsonDict,
+    Move,
+    read_bool,
+    read_choice,
+    read_int,
+    read_maybe,
+    read_object,
+)
 from engines.factional.honor import battle_gains, honor, ranking, recompute_dominance, reinforcement_duties
 from engines.factional.menu import Events, Field
 from engines.factional.moves import (
@@ -326,24 +334,23 @@ class State:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> State:
         """Rebuild a state, rejecting anything missing, unknown or inconsistent, by key."""
-        data = checks.mapping(data, "state", tuple(cls().to_json()))
+        data = read_object(data, "state", tuple(cls().to_json()))
         if data["game"] != cls.game:
             raise ValueError(f"game: expected {cls.game!r}, got {data['game']!r}")
         s = cls()
-        s.turn = checks.whole(data["turn"], "turn", 1, LAST_TURN)
-        s.phase = checks.choice(data["phase"], PHASES, "phase")
-        s.control = {p: checks.maybe(h, HOLDERS, f"control.{p}")
-                     for p, h in checks.mapping(data["control"], "control", tuple(PROVINCES)).items()}
-        s.ledger = {f: checks.whole(v, f"ledger.{f}") for f, v in checks.mapping(data["ledger"], "ledger",
-                                                                                   FACTIONS).items()}
-        s.dominant = {side: checks.choice(f, factions_of(side), f"dominant.{side}")
-                      for side, f in checks.mapping(data["dominant"], "dominant", SIDES).items()}
-        s.cards = {f: checks.whole(v, f"cards.{f}", 0, MAX_HAND)
-                   for f, v in checks.mapping(data["cards"], "cards", FACTIONS).items()}
-        s._winner = checks.maybe(data["winner"], SIDES, "winner")
-        s.playing = checks.maybe(data["playing"], SIDES, "playing")
-        s.asking = checks.maybe(data["asking"], FACTIONS, "asking")
-        s.rolling = checks.boolean(data["rolling"], "rolling")
+        s.turn = read_int(data["turn"], "turn", 1, LAST_TURN)
+        s.phase = read_choice(data["phase"], PHASES, "phase")
+        s.control = {p: read_maybe(h, HOLDERS, f"control.{p}")
+                     for p, h in read_object(data["control"], "control", tuple(PROVINCES)).items()}
+        s.ledger = {f: read_int(v, f"ledger.{f}") for f, v in read_object(data["ledger"], "ledger", FACTIONS).items()}
+        s.dominant = {side: read_choice(f, factions_of(side), f"dominant.{side}")
+                      for side, f in read_object(data["dominant"], "dominant", SIDES).items()}
+        s.cards = {f: read_int(v, f"cards.{f}", 0, MAX_HAND)
+                   for f, v in read_object(data["cards"], "cards", FACTIONS).items()}
+        s._winner = read_maybe(data["winner"], SIDES, "winner")
+        s.playing = read_maybe(data["playing"], SIDES, "playing")
+        s.asking = read_maybe(data["asking"], FACTIONS, "asking")
+        s.rolling = read_bool(data["rolling"], "rolling")
         _check_consistency(s)
         derived = s.to_json()
         for key in ("honor", "to_move", "ranking"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from engines.base import InvalidMoveError, Move
+from engines.base import InvalidMoveError, Move, move_dataclass
 
 POSITIONS: Final = 49
 LAST: Final = POSITIONS - 1
@@ -54,9 +54,6 @@ class Step(Move):
             cls._interned[key] = step
         return step
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("moves are immutable")
-
     def __reduce__(self) -> tuple[type[Step], tuple[str, int, int]]:
         return (Step, (self.kind, self.src, self.dst))
 
@@ -68,26 +65,18 @@ class Step(Move):
         return f"{self.src}-{self.dst}"
 
 
+@move_dataclass
 class Roll(Move):
-    """A chance move: the two dice, smaller first."""
-
-    __slots__ = ("high", "low")
+    """A chance move: the two dice, given in either order and kept smaller first (``Roll(5, 3)`` is ``R3,5``)."""
 
     low: int
     high: int
 
-    def __init__(self, a: int, b: int) -> None:
-        object.__setattr__(self, "low", min(a, b))
-        object.__setattr__(self, "high", max(a, b))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("moves are immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Roll) and (self.low, self.high) == (other.low, other.high)
-
-    def __hash__(self) -> int:
-        return hash(("roll", self.low, self.high))
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            low, high = self.high, self.low
+            object.__setattr__(self, "low", low)
+            object.__setattr__(self, "high", high)
 
     def __str__(self) -> str:
         return f"R{self.low},{self.high}"

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from engines.base import IllegalMoveError, JsonDict, Move, check_players
+from engines.base import IllegalMoveError, JsonDict, Move, read_bool, read_choice, read_int, read_object
 from engines.hannibal.legal import CAMP_MASK, CAMPS, LAYOUTS, SIGN, LegalSteps
 from engines.hannibal.moves import (
     LAST,
@@ -79,7 +79,7 @@ class State:
         for p, positions in enumerate(_START):
             for pos in positions:
                 self._put(pos, 4 * SIGN[p])
-        self._to_move = PLAYERS.index(check_players(first, PLAYERS, "first"))
+        self._to_move = PLAYERS.index(read_choice(first, PLAYERS, "first"))
         self._layout = LAYOUTS[self._to_move][()]  # the unused dice, with their tables (engines.hannibal.legal)
         self._doubles = False
         self._waiting = [0, 0]
@@ -365,11 +365,9 @@ class State:
         if data.get("game", "hannibal") != "hannibal":
             raise ValueError(f"game: expected 'hannibal', got {data.get('game')!r}")
         s = cls.__new__(cls)
-        s._to_move = PLAYERS.index(check_players(data.get("to_move"), PLAYERS, "to_move"))
+        s._to_move = PLAYERS.index(read_choice(data.get("to_move"), PLAYERS, "to_move"))
         dice = _read_dice(data.get("dice"))
-        doubles = data.get("doubles", False)
-        if not isinstance(doubles, bool):
-            raise ValueError(f"doubles: expected true or false, got {doubles!r}")
+        doubles = read_bool(data.get("doubles", False), "doubles")
         if doubles and (len(dice) == 0 or len(set(dice)) != 1):
             raise ValueError(f"doubles: true but the dice are {dice}")
         s._doubles = doubles
@@ -387,7 +385,7 @@ class State:
                 raise ValueError(f"{p} has {total} pieces (board {on_board}, waiting {s._waiting[i]}, "
                                  f"home {s._home[i]}); expected {PIECES}")
         winner = data.get("winner")
-        s._winner = None if winner is None else PLAYERS.index(check_players(winner, PLAYERS, "winner"))
+        s._winner = None if winner is None else PLAYERS.index(read_choice(winner, PLAYERS, "winner"))
         if s._winner is not None and s._home[s._winner] != PIECES:
             raise ValueError(f"winner: {winner} has only {s._home[s._winner]} pieces home")
         if s._winner is not None and dice:
@@ -406,9 +404,7 @@ class State:
 def _read_dice(value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) > 2:
         raise ValueError(f"dice: expected a list of at most two dice, got {value!r}")
-    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value):
-        raise ValueError(f"dice: each die is 1..6, got {value!r}")
-    return tuple(sorted(value))
+    return tuple(sorted(read_int(d, f"dice[{i}]", 1, 6) for i, d in enumerate(value)))
 
 
 def _read_board(value: object) -> list[int]:
@@ -420,27 +416,18 @@ def _read_board(value: object) -> list[int]:
             raise ValueError(f"board: {key!r} is not a position 0..{LAST}")
         if not (isinstance(entry, list | tuple) and len(entry) == 2):
             raise ValueError(f"board.{key}: expected [owner, count], got {entry!r}")
-        owner, count = entry
-        i = PLAYERS.index(check_players(owner, PLAYERS, f"board.{key}"))
-        if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= PIECES):
-            raise ValueError(f"board.{key}: count must be 1..{PIECES}, got {count!r}")
+        i = PLAYERS.index(read_choice(entry[0], PLAYERS, f"board.{key}"))
+        count = read_int(entry[1], f"board.{key}", 1, PIECES)
         pos = int(key)
         if pos == BASE[1 - i]:
-            raise ValueError(f"board.{key}: {owner} pieces on their goal would be home")
+            raise ValueError(f"board.{key}: {PLAYERS[i]} pieces on their goal would be home")
         board[pos] = count * SIGN[i]
     return board
 
 
 def _read_pair(value: object, key: str) -> list[int]:
-    if not isinstance(value, Mapping) or set(value) != set(PLAYERS):
-        raise ValueError(f"{key}: expected {{\"yellow\": n, \"blue\": n}}, got {value!r}")
-    out = []
-    for p in PLAYERS:
-        n = value[p]
-        if not (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= PIECES):
-            raise ValueError(f"{key}.{p}: expected 0..{PIECES}, got {n!r}")
-        out.append(n)
-    return out
+    """Pieces per player, in PLAYERS order."""
+    return [read_int(n, f"{key}.{p}", 0, PIECES) for p, n in read_object(value, key, PLAYERS).items()]
 
 
 def new_game(*, first: str = "yellow") -> State:

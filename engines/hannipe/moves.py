@@ -16,15 +16,14 @@ whether a well-formed move is allowed now is the state's business (``IllegalMove
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from engines.base import InvalidMoveError, Move
+from engines.base import InvalidMoveError, Move, move_dataclass
 from engines.hannipe.data import FACES, HORSES, PROGRAMMES, SEATS, Card, card_text
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Action(Move):
     """Every Hannipe! move. Fields a kind does not use stay empty, so equality is by notation."""
 

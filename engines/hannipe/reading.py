@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from engines.base import check_players
+from engines.base import read_choice, read_int, read_list, read_maybe, read_object
 from engines.hannipe import places
 from engines.hannipe.data import (
     CARD_MODES,
@@ -65,37 +65,37 @@ def read(data: object) -> Fields:
     if set(data) != KEYS:
         missing, extra = sorted(KEYS - set(data)), sorted(set(data) - KEYS)
         raise ValueError(f"keys: missing {missing}, unexpected {extra}")
-    raw = _list(data["players"], "players")
+    raw = read_list(data["players"], "players")
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS or raw != list(SEATS[:len(raw)]):
         raise ValueError(f"players: expected p1..pN with N {MIN_PLAYERS}..{MAX_PLAYERS}, got {raw!r}")
     players = tuple(raw)
-    race = _int(data["race"], "race", 1, MAX_RACES)
+    race = read_int(data["race"], "race", 1, MAX_RACES)
     if data["leader"] != leader_of(players, race):
         raise ValueError(f"leader: race {race} is led by {leader_of(players, race)}, got {data['leader']!r}")
-    programme = None if data["programme"] is None else _int(data["programme"], "programme", 1, len(PROGRAMMES))
+    programme = None if data["programme"] is None else read_int(data["programme"], "programme", 1, len(PROGRAMMES))
     values = PROGRAMMES[programme] if programme is not None else {}
-    if _mapping(data["values"], "values", values) != values:
+    if read_object(data["values"], "values", values) != values:
         raise ValueError(f"values: programme {programme} gives {values}, got {data['values']!r}")
-    to_move = data["to_move"]
     f = Fields(
         players=players,
-        cards=_choice(data["cards"], CARD_MODES, "cards"),
-        coins={p: _int(v, f"coins.{p}", 0, MAX_COINS) for p, v in _mapping(data["coins"], "coins", players).items()},
+        cards=read_choice(data["cards"], CARD_MODES, "cards"),
+        coins={p: read_int(v, f"coins.{p}", 0, MAX_COINS)
+               for p, v in read_object(data["coins"], "coins", players).items()},
         race=race,
-        winners=tuple(check_players(w, players, f"winners[{i}]") for i, w in enumerate(_list(data["winners"],
+        winners=tuple(read_choice(w, players, f"winners[{i}]") for i, w in enumerate(read_list(data["winners"],
                                                                                               "winners"))),
         last_race=None,
         programme=programme,
         order=_order(data["order"], values),
-        shuffle=tuple(_horse(h, values, f"shuffle[{i}]") for i, h in enumerate(_list(data["shuffle"], "shuffle"))),
-        round=_int(data["round"], "round", 0, len(values)),
+        shuffle=tuple(_horse(h, values, f"shuffle[{i}]") for i, h in enumerate(read_list(data["shuffle"], "shuffle"))),
+        round=read_int(data["round"], "round", 0, len(values)),
         bets={p: None if b is None else _horse(b, values, f"bets.{p}")
-              for p, b in _mapping(data["bets"], "bets", players).items()},
+              for p, b in read_object(data["bets"], "bets", players).items()},
         hands=_hands(data["hands"], players, values),
-        played=[_play(e, players, values, f"played[{i}]") for i, e in enumerate(_list(data["played"], "played"))],
-        to_move=None if to_move is None else check_players(to_move, players, "to_move"),
+        played=[_play(e, players, values, f"played[{i}]") for i, e in enumerate(read_list(data["played"], "played"))],
+        to_move=read_maybe(data["to_move"], players, "to_move"),
     )
-    if _list(data["turned"], "turned") != list(f.shuffle[:f.round]):
+    if read_list(data["turned"], "turned") != list(f.shuffle[:f.round]):
         raise ValueError(f"turned: the first {f.round} of the shuffle {list(f.shuffle)}, got {data['turned']!r}")
     if (f.cards == "table") != (f.hands is None):
         raise ValueError("hands: null exactly when cards is 'table'")
@@ -180,23 +180,23 @@ def _check_end(f: Fields) -> None:
 
 
 def _result(value: object, players: tuple[str, ...]) -> RaceResult:
-    data = _mapping(value, "last_race", ("race", "winners", "bets", "paid"))
-    winners = tuple(_horse(h, HORSES, f"last_race.winners[{i}]") for i, h in enumerate(_list(data["winners"],
+    data = read_object(value, "last_race", ("race", "winners", "bets", "paid"))
+    winners = tuple(_horse(h, HORSES, f"last_race.winners[{i}]") for i, h in enumerate(read_list(data["winners"],
                                                                                            "last_race.winners")))
     if not winners or list(winners) != sorted(set(winners), key=HORSES.index):
         raise ValueError(f"last_race.winners: distinct horses in the sheet's order, got {list(winners)}")
     return RaceResult(
-        race=_int(data["race"], "last_race.race", 1, MAX_RACES),
+        race=read_int(data["race"], "last_race.race", 1, MAX_RACES),
         winners=winners,
         bets={p: _horse(b, HORSES, f"last_race.bets.{p}")
-              for p, b in _mapping(data["bets"], "last_race.bets", players).items()},
-        paid={p: _int(v, f"last_race.paid.{p}", 0, max(PAYOUT.values()))
-              for p, v in _mapping(data["paid"], "last_race.paid", players).items()},
+              for p, b in read_object(data["bets"], "last_race.bets", players).items()},
+        paid={p: read_int(v, f"last_race.paid.{p}", 0, max(PAYOUT.values()))
+              for p, v in read_object(data["paid"], "last_race.paid", players).items()},
     )
 
 
 def _order(value: object, starters: Mapping[str, int]) -> places.Order:
-    lines = [_list(line, f"order[{i}]") for i, line in enumerate(_list(value, "order"))]
+    lines = [read_list(line, f"order[{i}]") for i, line in enumerate(read_list(value, "order"))]
     order = tuple(tuple(_horse(h, starters, f"order[{i}]") for h in line) for i, line in enumerate(lines))
     flat = [h for line in order for h in line]
     if sorted(flat) != sorted(starters) or any(not line or list(line) != sorted(line, key=HORSES.index)
@@ -209,23 +209,23 @@ def _order(value: object, starters: Mapping[str, int]) -> places.Order:
 def _hands(value: object, players: tuple[str, ...], starters: Mapping[str, int]) -> dict[str, list[Card]] | None:
     if value is None:
         return None
-    return {p: sorted((_card(c, starters, f"hands.{p}[{i}]") for i, c in enumerate(_list(h, f"hands.{p}"))),
+    return {p: sorted((_card(c, starters, f"hands.{p}[{i}]") for i, c in enumerate(read_list(h, f"hands.{p}"))),
                       key=card_sort_key)
-            for p, h in _mapping(value, "hands", players).items()}
+            for p, h in read_object(value, "hands", players).items()}
 
 
 def _card(value: object, starters: Mapping[str, int], key: str) -> Card:
     if not isinstance(value, str) or value.count(":") != 1:
         raise ValueError(f"{key}: expected 'horse:face', got {value!r}")
     horse, face = value.split(":")
-    return _horse(horse, starters, key), _choice(face, FACES, key)
+    return _horse(horse, starters, key), read_choice(face, FACES, key)
 
 
 def _play(value: object, players: tuple[str, ...], starters: Mapping[str, int], key: str) -> tuple[str, str, str]:
-    entry = _list(value, key)
+    entry = read_list(value, key)
     if len(entry) != 3:
         raise ValueError(f"{key}: expected [seat, horse, face], got {entry!r}")
-    return (check_players(entry[0], players, key), _horse(entry[1], starters, key), _choice(entry[2], FACES, key))
+    return (read_choice(entry[0], players, key), _horse(entry[1], starters, key), read_choice(entry[2], FACES, key))
 
 
 def _horse(value: object, allowed: Sequence[str] | Mapping[str, int], key: str) -> str:
@@ -233,27 +233,3 @@ def _horse(value: object, allowed: Sequence[str] | Mapping[str, int], key: str) 
         raise ValueError(f"{key}: expected a starter ({', '.join(allowed) or 'none before the programme'}), "
                          f"got {value!r}")
     return value
-
-
-def _choice(value: object, allowed: Sequence[str], key: str) -> str:
-    if value not in allowed:
-        raise ValueError(f"{key}: expected one of {', '.join(allowed)}, got {value!r}")
-    return str(value)
-
-
-def _int(value: object, key: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{key}: expected a whole number {low}..{high}, got {value!r}")
-    return value
-
-
-def _list(value: object, key: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ValueError(f"{key}: expected a list, got {value!r}")
-    return value
-
-
-def _mapping(value: object, key: str, names: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(value, Mapping) or set(value) != set(names):
-        raise ValueError(f"{key}: expected keys {', '.join(names)}, got {value!r}")
-    return {n: value[n] for n in names}

@@ -21,16 +21,15 @@ Fields in ``tiles`` and ``place`` may be written in any order; ``str()`` always 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final
 
-from engines.base import InvalidMoveError, Move
+from engines.base import InvalidMoveError, Move, move_dataclass
 from engines.scipio.rules import ARMIES, FIELD_LETTERS, FIELDS, FORMATIONS, NEW_ORDERS
 
 LETTER_FIELDS: Final = {letter: field for field, letter in FIELD_LETTERS.items()}
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@move_dataclass
 class Order(Move):
     """Every Scipio decision and chance outcome. ``nums`` holds counts, cards, tiles or formation
     indices depending on ``kind``; ``name`` is a field (``remove``) or a New Orders card (``card``)."""

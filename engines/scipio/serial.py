@@ -6,11 +6,11 @@ Kept out of ``state.py`` because it is long and only the journal's resume path n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engines.base import JsonDict, check_players
+from engines.base import JsonDict, read_choice, read_int, read_list, read_maybe, read_object
 from engines.scipio.rules import ARMIES, CARDS, FIELDS, FORMATIONS, NEW_ORDERS, DamageStep, cannot_take
 from engines.scipio.steps import DRAWER_STEPS, STEPS
 
@@ -67,42 +67,43 @@ def read(data: Mapping[str, Any]) -> Fields:
         raise ValueError(f"a Scipio state is a JSON object, got {type(data).__name__}")
     if data.get("game") != "scipio":
         raise ValueError(f"game: expected 'scipio', got {data.get('game')!r}")
-    step = _choice(data.get("step"), STEPS, "step")
-    round_ = _int(data.get("round"), "round", 1, 10_000)
-    phase = _int(data.get("phase"), "phase", 1, 2)
-    troops = {a: None if t is None else [_int(v, f"troops.{a}.{f}", 0, 34)
-                                         for f, v in _mapping(t, f"troops.{a}", FORMATIONS).items()]
-              for a, t in _mapping(data.get("troops"), "troops", ARMIES).items()}
+    step = read_choice(data.get("step"), STEPS, "step")
+    round_ = read_int(data.get("round"), "round", 1, 10_000)
+    phase = read_int(data.get("phase"), "phase", 1, 2)
+    troops = {a: None if t is None else [read_int(v, f"troops.{a}.{f}", 0, 34)
+                                         for f, v in read_object(t, f"troops.{a}", FORMATIONS).items()]
+              for a, t in read_object(data.get("troops"), "troops", ARMIES).items()}
     tiles: dict[str, int] = {}
     if data.get("tiles"):
-        tiles = {f: _int(v, f"tiles.{f}", 1, 3) for f, v in _mapping(data.get("tiles"), "tiles", FIELDS).items()}
+        tiles = {f: read_int(v, f"tiles.{f}", 1, 3)
+                 for f, v in read_object(data.get("tiles"), "tiles", FIELDS).items()}
         if sorted(tiles.values()) != [1, 2, 3]:
             raise ValueError(f"tiles: each of 1, 2, 3 once, got {tiles}")
-    hands = {a: [_card(c, f"hands.{a}") for c in _list(h, f"hands.{a}")]
-             for a, h in _mapping(data.get("hands"), "hands", ARMIES).items()}
-    placed = {a: (None if p is None else {f: _card(v, f"placed.{a}.{f}")
-                                          for f, v in _mapping(p, f"placed.{a}", FIELDS).items()})
-              for a, p in _mapping(data.get("placed"), "placed", ARMIES).items()}
-    shown = {a: {} if p == {} else {f: _card(v, f"shown.{a}.{f}") for f, v in _mapping(p, f"shown.{a}", FIELDS).items()}
-             for a, p in _mapping(data.get("shown"), "shown", ARMIES).items()}
-    plan = [_damage_step(entry, i) for i, entry in enumerate(_list(data.get("plan"), "plan"))]
-    removed = {a: _int(v, f"removed.{a}", 0, 34) for a, v in _mapping(data.get("removed"), "removed", ARMIES).items()}
-    drawer = None if data.get("drawer") is None else check_players(data.get("drawer"), ARMIES, "drawer")
-    moves_left = _int(data.get("moves_left", 0), "moves_left", 0, 2)
-    return Fields(
-        step, round_, phase, troops, tiles, hands, placed, shown, plan, removed, drawer, moves_left,
-        {n: _int(v, f"deck.{n}", 0, NEW_ORDERS[n]) for n, v in _mapping(data.get("deck"), "deck", NEW_ORDERS).items()},
-        {n: _int(v, f"discard.{n}", 0, NEW_ORDERS[n])
-         for n, v in _mapping(data.get("discard"), "discard", NEW_ORDERS).items()},
-        None if data.get("winner") is None else check_players(data.get("winner"), ARMIES, "winner"))
+    hands = {a: [_card(c, f"hands.{a}") for c in read_list(h, f"hands.{a}")]
+             for a, h in read_object(data.get("hands"), "hands", ARMIES).items()}
+    placed = {a: None if p is None else _cards(p, f"placed.{a}")
+              for a, p in read_object(data.get("placed"), "placed", ARMIES).items()}
+    shown = {a: {} if p == {} else _cards(p, f"shown.{a}")
+             for a, p in read_object(data.get("shown"), "shown", ARMIES).items()}
+    plan = [_damage_step(entry, i) for i, entry in enumerate(read_list(data.get("plan"), "plan"))]
+    removed = {a: read_int(v, f"removed.{a}", 0, 34)
+               for a, v in read_object(data.get("removed"), "removed", ARMIES).items()}
+    drawer = read_maybe(data.get("drawer"), ARMIES, "drawer")
+    moves_left = read_int(data.get("moves_left", 0), "moves_left", 0, 2)
+    deck = {n: read_int(v, f"deck.{n}", 0, NEW_ORDERS[n])
+            for n, v in read_object(data.get("deck"), "deck", NEW_ORDERS).items()}
+    discard = {n: read_int(v, f"discard.{n}", 0, NEW_ORDERS[n])
+               for n, v in read_object(data.get("discard"), "discard", NEW_ORDERS).items()}
+    return Fields(step, round_, phase, troops, tiles, hands, placed, shown, plan, removed, drawer, moves_left, deck,
+                  discard, read_maybe(data.get("winner"), ARMIES, "winner"))
 
 
 def _damage_step(value: object, i: int) -> DamageStep:
-    entry = _list(value, f"plan[{i}]")
+    entry = read_list(value, f"plan[{i}]")
     if len(entry) != 4:
         raise ValueError(f"plan[{i}]: expected [field, army, amount, shield_break], got {entry!r}")
-    return (_choice(entry[0], FIELDS, f"plan[{i}].field"), check_players(entry[1], ARMIES, f"plan[{i}].army"),
-            _int(entry[2], f"plan[{i}].amount", 1, 4), bool(entry[3]))
+    return (read_choice(entry[0], FIELDS, f"plan[{i}].field"), read_choice(entry[1], ARMIES, f"plan[{i}].army"),
+            read_int(entry[2], f"plan[{i}].amount", 1, 4), bool(entry[3]))
 
 
 def check(s: State) -> None:
@@ -138,29 +139,10 @@ def check(s: State) -> None:
             raise ValueError(f"hands.{a}: hand, placed and shown cards must be {list(CARDS)} once each")
 
 
-def _choice(value: object, allowed: Sequence[str], key: str) -> str:
-    if value not in allowed:
-        raise ValueError(f"{key}: expected one of {', '.join(allowed)}, got {value!r}")
-    return str(value)
-
-
-def _int(value: object, key: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{key}: expected a whole number {low}..{high}, got {value!r}")
-    return value
+def _cards(value: object, key: str) -> dict[str, int]:
+    """An army's cards placed or shown, by field."""
+    return {f: _card(v, f"{key}.{f}") for f, v in read_object(value, key, FIELDS).items()}
 
 
 def _card(value: object, key: str) -> int:
-    return _int(value, key, CARDS[0], CARDS[-1])
-
-
-def _list(value: object, key: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ValueError(f"{key}: expected a list, got {value!r}")
-    return value
-
-
-def _mapping(value: object, key: str, names: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(value, Mapping) or set(value) != set(names):
-        raise ValueError(f"{key}: expected keys {', '.join(names)}, got {value!r}")
-    return {n: value[n] for n in names}
+    return read_int(value, key, CARDS[0], CARDS[-1])
