@@ -265,7 +265,7 @@ def bridge_defences(s: State, side: int) -> list[int]:
             if best is None:
                 best = min(measure(s, side).need), min(measure(s, other).need)
             blown = s.clone()
-            blown.bridges &= ~(1 << site)
+            blown.blow(site)
             own_loss = min(measure(blown, side).need) - best[0]
             enemy_loss = min(measure(blown, other).need) - best[1]
             if enemy_loss > own_loss and (own_loss <= 0 or best[0] > best[1]):

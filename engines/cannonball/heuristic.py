@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engines.base import Move
-from engines.cannonball.board import ENEMY_GATES, OPEN, SECTION_BOXES, SECTION_OF
+from engines.cannonball.board import ENEMY_GATES, OPEN
 from engines.cannonball.features import crossing_column, exposure, measure, win_chance
 from engines.cannonball.moves import END, SPINS, Action
 from engines.cannonball.planner import next_move
@@ -67,12 +67,7 @@ def _after(state: State, move: Move) -> State:
 def _shot(state: State, site: int, hit: bool) -> State:
     """The position once the TNT on ``site`` is shot, with the turn left as it is."""
     out = state.clone()
-    _, end = out.mines.pop(site)
-    if hit:
-        out.bridges &= ~(1 << site)
-        for b in SECTION_BOXES[SECTION_OF[end]]:
-            if out.board[b]:
-                out.remove(b)
+    out.shoot(site, hit)
     return out
 
 

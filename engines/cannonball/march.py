@@ -12,7 +12,6 @@ from engines.base import Move
 from engines.cannonball.board import (
     BOXES,
     CLOSED,
-    DESTROYED,
     ENEMY_GATES,
     GATE_LINKS,
     GATE_OUTSIDE,
@@ -145,17 +144,16 @@ def _tnt_moves(s: State, out: list[Move]) -> None:
 
 
 def play(s: State, move: Move) -> None:
-    """Play a legal march step (``State.apply`` checked it)."""
-    crossed, s.crossed = s.crossed, -1
+    """Play a legal march step (``State.apply`` checked it). Every step forgets the last crossing
+    (``State.spend``), and ending the march ends the turn, which starts the next march's bookkeeping."""
     if move is END:
         end_march(s)
     elif isinstance(move, Blew):
-        s.remove(crossed)
-        s.bridges &= ~(1 << move.site)
-        s.mines.pop(move.site, None)
+        s.remove(s.crossed)
+        s.blow(move.site)
         end_march(s)
     elif isinstance(move, Tnt):
-        _lay(s, move)
+        s.lay(move)
     elif isinstance(move, Step):
         _step(s, move)
     else:
@@ -164,15 +162,13 @@ def play(s: State, move: Move) -> None:
 
 
 def _step(s: State, move: Step) -> None:
-    assert s.budget is not None
     if s.board[move.dst]:  # a capture inside a fort
         s.remove(move.dst)
-    entered = _move_piece(s, move.src, move.dst)
+    entered = s.move_piece(move.src, move.dst)
     if isinstance(move, Cross):
-        s.budget -= 2
-        s.crossed = move.dst
+        s.spend(2, crossed=move.dst)
     else:
-        s.budget -= 1
+        s.spend(1)
     if entered >= 0:
         _attack(s, entered)
 
@@ -180,50 +176,12 @@ def _step(s: State, move: Step) -> None:
 def _cannon(s: State, move: CannonMove) -> None:
     """The cannon enters first, then its escorts in the order written; the attack test runs once, after
     the whole move (I-12)."""
-    assert s.budget is not None
-    entered = _move_piece(s, move.src, move.dst)
+    entered = s.move_piece(move.src, move.dst)
     for src, dst in move.escorts:
-        _move_piece(s, src, dst)
-    s.budget -= 1
+        s.move_piece(src, dst)
+    s.spend(1)
     if entered >= 0:
         _attack(s, entered)
-
-
-def _lay(s: State, move: Tnt) -> None:
-    assert s.budget is not None
-    p = s.to_move
-    s.tnt[p] -= 1
-    s.laid = True
-    s.budget -= 1
-    if move.end >= 0:
-        s.mines[SITE_OF_END[move.end]] = (p, move.end)
-        s.bridge_tnt = move.end
-    else:
-        s.gate_tnt |= 1 << move.gate
-
-
-def _move_piece(s: State, src: int, dst: int) -> int:
-    """Move one piece, keeping the counts and the entry order; returns the section it entered, or -1."""
-    board = s.board
-    code = board[src]
-    board[src] = 0
-    board[dst] = code
-    counts = s.troops if code & 1 else s.cannons
-    base = NSEC * ((code - 1) >> 1)
-    ss, ds = SECTION_OF[src], SECTION_OF[dst]
-    if ss >= 0:
-        counts[base + ss] -= 1
-    seq = s.entered.pop(src, None)
-    if ds < 0:
-        return -1
-    counts[base + ds] += 1
-    if ds != ss:
-        s.entered[dst] = s.next_seq
-        s.next_seq += 1
-        return ds
-    if seq is not None:  # a move within the section is no entry: it keeps its place in the order
-        s.entered[dst] = seq
-    return -1
 
 
 def attack_succeeds(t: int, c: int, a: int, k: int) -> bool:
@@ -277,13 +235,12 @@ def end_march(s: State) -> None:
             _cut(s, sec, mine_t + 1, s.cannons[base + sec] - 1)
     for g in ENEMY_GATES[p]:
         if s.winner_index is None and s.gate_tnt >> g & 1 and s.troops[base + GATE_SECTION[g]] <= 3:
-            s.gates[g] = DESTROYED
-            s.winner_index = p
+            s.destroy_gate(g)
     for g in ENEMY_GATES[p]:
         sec = base + GATE_SECTION[g]
         if s.winner_index is None and s.gates[g] == OPEN and (s.troops[sec] >= 5 or
                                                               (s.cannons[sec] and s.troops[sec] >= 3)):
-            s.winner_index = p
+            s.win()
     s.end_turn()
 
 

@@ -2,8 +2,10 @@
 
 The march itself (steps, attacks, the end-of-march resolution) lives in ``march.py``; this module owns
 what happens between marches and the win checks every turn ends with. Fields are plain attributes so
-the march, evaluation and planner modules of this package read them without copies; outside the
-package treat them as read-only.
+the march, evaluation and planner modules of this package read them without copies, but only this
+module sets them: the march, the JSON reader (``serial.py``) and the evaluation change a position
+through its methods here (``move_piece``, ``spend``, ``lay``, ``blow``, ``shoot``, ``destroy_gate``...),
+so what keeps the counts in step with the board is written once.
 
 Piece codes on ``board``: 0 empty, 1 blue trooper, 2 blue cannon, 3 gray trooper, 4 gray cannon
 (``1 + 2 * side + is_cannon``). ``troops`` and ``cannons`` count pieces per side and section
@@ -37,6 +39,7 @@ from engines.cannonball.board import (
     SECTION_OF,
     SIDES,
     SITE_ENDS,
+    SITE_OF_END,
     SITE_OWNER,
     SITES,
     STARS,
@@ -55,6 +58,7 @@ from engines.cannonball.moves import (
     GateMove,
     Spin,
     Step,
+    Tnt,
     parse,
 )
 
@@ -298,18 +302,12 @@ class State:
     def _resolve(self, action: Action, number: int) -> None:
         match = action.matches(number)
         if action.kind == SHOOT:
-            _, end = self.mines.pop(action.target)
-            if match:
-                self.bridges &= ~(1 << action.target)
-                for b in SECTION_BOXES[SECTION_OF[end]]:
-                    if self.board[b]:
-                        self.remove(b)
+            self.shoot(action.target, match)
         elif action.kind == REBUILD:
             if match:
                 self.bridges |= 1 << action.target
         elif match:
-            self.gates[action.target] = DESTROYED
-            self.winner_index = self.to_move
+            self.destroy_gate(action.target)
         self.end_turn()
 
     def end_turn(self) -> None:
@@ -336,6 +334,10 @@ class State:
         board = self.board
         return not any(board[b] == code for b in HOME[side])
 
+    # -- changing the position: the parts of ``apply`` (the march's included) -------------------------------
+    # ``apply`` forgets the cached legal moves before it calls them; the evaluation calls ``shoot`` and ``blow``
+    # on clones it only measures.
+
     def remove(self, b: int) -> None:
         """Take the piece on box ``b`` off the board."""
         code = self.board[b]
@@ -351,6 +353,72 @@ class State:
         sec = SECTION_OF[b]
         if sec >= 0:
             (self.troops if code & 1 else self.cannons)[NSEC * ((code - 1) >> 1) + sec] += 1
+
+    def move_piece(self, src: int, dst: int) -> int:
+        """Move one piece, keeping the counts and the entry order; returns the section it entered, or -1."""
+        board = self.board
+        code = board[src]
+        board[src] = 0
+        board[dst] = code
+        counts = self.troops if code & 1 else self.cannons
+        base = NSEC * ((code - 1) >> 1)
+        ss, ds = SECTION_OF[src], SECTION_OF[dst]
+        if ss >= 0:
+            counts[base + ss] -= 1
+        seq = self.entered.pop(src, None)
+        if ds < 0:
+            return -1
+        counts[base + ds] += 1
+        if ds != ss:
+            self.entered[dst] = self.next_seq
+            self.next_seq += 1
+            return ds
+        if seq is not None:  # a move within the section is no entry: it keeps its place in the order
+            self.entered[dst] = seq
+        return -1
+
+    def spend(self, moves: int, crossed: int = -1) -> None:
+        """A march step's cost taken from the budget; ``crossed``: the box a crossing landed on, where ``blew``
+        may follow (-1: the step was no crossing)."""
+        assert self.budget is not None
+        self.budget -= moves
+        self.crossed = crossed
+
+    def lay(self, move: Tnt) -> None:
+        """The mover lays a TNT case, one move of the march: on a bridge end (shot next turn) or under an
+        enemy gate."""
+        p = self.to_move
+        self.tnt[p] -= 1
+        self.laid = True
+        self.spend(1)
+        if move.end >= 0:
+            self.mines[SITE_OF_END[move.end]] = (p, move.end)
+            self.bridge_tnt = move.end
+        else:
+            self.gate_tnt |= 1 << move.gate
+
+    def blow(self, site: int) -> None:
+        """The bridge at ``site`` goes down, with any TNT on it."""
+        self.bridges &= ~(1 << site)
+        self.mines.pop(site, None)
+
+    def shoot(self, site: int, hit: bool) -> None:
+        """The TNT on ``site`` is shot: a hit blows its bridge and every piece in the section of its end."""
+        _, end = self.mines.pop(site)
+        if hit:
+            self.blow(site)
+            for b in SECTION_BOXES[SECTION_OF[end]]:
+                if self.board[b]:
+                    self.remove(b)
+
+    def destroy_gate(self, g: int) -> None:
+        """Gate ``g`` is destroyed (a storm, or TNT under it as a march ends): the mover wins."""
+        self.gates[g] = DESTROYED
+        self.win()
+
+    def win(self) -> None:
+        """The mover wins; ``end_turn`` still ends the turn."""
+        self.winner_index = self.to_move
 
     def describe(self) -> str:
         side = SIDES[self.to_move]
@@ -405,8 +473,17 @@ class State:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> State:
         """Rebuild a state, rejecting anything inconsistent (journals can be hand-edited or torn)."""
+        f = serial.read(data)
         s = cls.__new__(cls)
-        serial.read_into(s, data)
+        s.board, s.troops, s.cannons = [0] * BOXES, [0] * (2 * NSEC), [0] * (2 * NSEC)
+        for b, code in f.pieces.items():
+            s.place(b, code)
+        s.to_move, s.gates, s.bridges, s.tnt, s.mines = f.to_move, f.gates, f.bridges, f.tnt, f.mines
+        s.winner_index, s.drawn, s.turn, s.turn_limit = f.winner_index, f.drawn, f.turn, f.turn_limit
+        s.phase, s.pending, s.spinoff = f.phase, f.pending, f.spinoff
+        s.start_march(f.budget)
+        if f.march is not None:
+            s.entered, s.next_seq, s.laid, s.bridge_tnt, s.gate_tnt, s.crossed = f.march
         s._legal = None
         if s.phase == TURN and s.pending is not None:
             raise ValueError("pending: only a spin waits for a declared march or action")

@@ -36,25 +36,19 @@ as the next damage step is asked for, if one does (``_splits``)."""
 def after_each(s: State, moves: Sequence[Order]) -> list[tuple[Order, State]]:
     """The position after each of ``moves`` (legal in ``s``), paired with its move, in the order given."""
     step = s.step
-    if step not in ("place", "remove", "offer"):
-        return [(move, _played(s, move)) for move in moves]
-    parent: tuple[Any, ...] = s.key()  # its parts' types are ``key``'s
-    if step == "offer":  # draw, or pass and end the phase
-        out: list[tuple[Order, State]] = []
-        for move in moves:
-            t = _played(s, move)
-            t._know_key(key_after(t, parent, parent[3], parent[4], parent[5]))
-            out.append((move, t))
-        return out
     if step == "remove":
-        return _after_removals(s, moves, parent)
-    return _after_placements(s, moves, parent)
-
-
-def _played(s: State, move: Order) -> State:
-    t = s.clone()
-    t._play(move)
-    return t
+        return _after_removals(s, moves, s.key())
+    if step == "place":
+        return _after_placements(s, moves, s.key())
+    offer = s.key() if step == "offer" else None  # draw, or pass and end the phase: the key follows
+    out: list[tuple[Order, State]] = []
+    for move in moves:
+        t = s.clone()
+        t._play(move)
+        if offer is not None:
+            t._know_key(key_after(t, offer, offer[3], offer[4], offer[5]))
+        out.append((move, t))
+    return out
 
 
 def _after_removals(s: State, moves: Sequence[Order], parent: tuple[Any, ...]) -> list[tuple[Order, State]]:
