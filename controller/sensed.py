@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from controller.chance_entry import ChanceEntry, Entry
-from controller.events import CellChanged, TimerFired
+from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import TableParts
 from controller.journal import Journal, JournalWriteError
 from controller.loop import EventLoop
@@ -75,6 +75,26 @@ class SensedFlow(TableParts[S]):
 
     board: SensedBoard
     entry: ChanceEntry  # the players' own dice or spinner being keyed in
+
+    def handle(self, event: Event) -> None:
+        """The one dispatch of every sensed flow: the board's sensors and timers to the sensed-board loop,
+        a press to the flow's buttons, the flow's own timers to it, a fault said on the screen."""
+        if self.board.handle(event):
+            return
+        if isinstance(event, ButtonEvent):
+            if event.kind is Press.PRESS:
+                self.press(event.button)
+        elif isinstance(event, TimerFired):
+            self.timer(event.name)
+        elif isinstance(event, Fault):
+            self.say(event.message)
+
+    def press(self, button: str) -> None:
+        """A button pressed: what it means is the game's."""
+        raise NotImplementedError
+
+    def timer(self, name: str) -> None:
+        """One of the flow's own timers fired (a bot's turn, the spinner's frames); none by default."""
 
     def say(self, notice: str) -> None:
         """A notice on the screen and in the log (a fault, a stuck sensor, a refused roll)."""
@@ -177,6 +197,10 @@ class SensedBoard:
             self.suspect = None
             self.game.board_right()
         elif verdict.call is Call.MOVE and verdict.move is not None:
+            # a legal move may also put the board back as it was (a chit moved back to its old holder, a
+            # march step back to the box it left): the board at an earlier position is a takeback offer
+            if self._back_to_previous() and self.game.takeback_offered():
+                return
             self.game.commit(verdict.move)
         elif verdict.call in (Call.OFFER, Call.UNSEEN):
             self.game.offer(verdict.candidates, unseen=verdict.call is Call.UNSEEN)

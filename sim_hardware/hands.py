@@ -143,5 +143,8 @@ class ScriptedPeople(Hands):
         return True
 
     def _fixup_cell(self, name: str) -> tuple[int, int]:
-        """The cell a fix-up names (a location, or its label where a game's screen shortens it)."""
-        return self.cells[name]
+        """The cell a fix-up names: a location, or its label (the location without its kind, ``tray:`` or
+        ``box:``, as the table's fix-up lists name places)."""
+        if name in self.cells:
+            return self.cells[name]
+        return next(cell for loc, cell in self.cells.items() if loc.partition(":")[2] == name)

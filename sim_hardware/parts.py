@@ -10,18 +10,25 @@ indices driven low) and ``column_low(col)``, as ``sim_hardware.pins.SimBoard``.
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without typing, which MicroPython lacks: mypy takes it as True
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sim_hardware.pins import SimBoard
 
 
 class Wiring:
-    """What a pin is connected to: ``drive`` when the MCU sets its level (None: an input, not driving),
-    ``sense`` the level an input reads (None: nothing of ours on that pin)."""
+    """What a pin is connected to. ``driver(pin)`` is what setting its level does (called with None while
+    it is an input, not driving); ``sensor(pin)`` is what an input reads, or None where nothing of ours is
+    on that pin. Both are looked up once per pin: a scan of a 16x16 board sets and reads pins ~900 times."""
 
-    def drive(self, pin: int, level: "int | None") -> None:
-        pass
+    def driver(self, pin: int) -> "Callable[[int | None], None]":
+        return _nothing
 
-    def sense(self, pin: int) -> "int | None":
+    def sensor(self, pin: int) -> "Callable[[], int] | None":
         return None
+
+
+def _nothing(level: "int | None") -> None:
+    pass
 
 
 class DirectWiring(Wiring):
@@ -32,20 +39,26 @@ class DirectWiring(Wiring):
         self.row_of = {pin: i for i, pin in enumerate(rows)}
         self.col_of = {pin: i for i, pin in enumerate(cols)}
 
-    def drive(self, pin: int, level: "int | None") -> None:
+    def driver(self, pin: int) -> "Callable[[int | None], None]":
         row = self.row_of.get(pin)
         if row is None:
-            return
-        if level == 0:
-            self.board.low_rows.add(row)
-        else:
-            self.board.low_rows.discard(row)
+            return _nothing
+        low_rows = self.board.low_rows
 
-    def sense(self, pin: int) -> "int | None":
+        def drive(level: "int | None") -> None:
+            if level == 0:
+                low_rows.add(row)
+            else:
+                low_rows.discard(row)
+
+        return drive
+
+    def sensor(self, pin: int) -> "Callable[[], int] | None":
         col = self.col_of.get(pin)
         if col is None:
             return None
-        return 0 if self.board.column_low(col) else 1
+        column_low = self.board.column_low
+        return lambda: 0 if column_low(col) else 1
 
 
 class ShiftWiring(Wiring):
@@ -59,44 +72,76 @@ class ShiftWiring(Wiring):
 
     def __init__(self, board: "SimBoard", pins: "dict[str, int]", rows: int, cols: int) -> None:
         self.board = board
-        self.pin_names = {n: name for name, n in pins.items()}
+        self.pins = pins
         self.rows = rows
         self.cols = cols
-        self.levels = {name: 0 for name in pins}
+        self.ser = self.srclk = self.rclk = self.clk = 0  # the levels the MCU last set
+        self.load = 1
         self.shift = [1] * (8 * ((rows + 7) // 8))  # the 595s' shift register, Q0 first
         self.inputs = 8 * ((cols + 7) // 8)
         self.loaded = [1] * self.inputs  # the 165s' register, the bit QH shows first
+        self.shown = 0  # how many of ``loaded`` the clock has shifted out past QH
 
-    def drive(self, pin: int, level: "int | None") -> None:
-        name = self.pin_names.get(pin)
-        if name is None or level is None:
+    def driver(self, pin: int) -> "Callable[[int | None], None]":
+        handlers = {"ser": self._ser, "srclk": self._srclk, "rclk": self._rclk, "load": self._sh_ld,
+                    "clk": self._clk}
+        for name, number in self.pins.items():
+            if number == pin and name in handlers:
+                return handlers[name]
+        return _nothing
+
+    def sensor(self, pin: int) -> "Callable[[], int] | None":
+        return self._qh if pin == self.pins.get("qh") else None
+
+    def _ser(self, level: "int | None") -> None:
+        if level is not None:
+            self.ser = level
+
+    def _srclk(self, level: "int | None") -> None:
+        if level is None:
             return
-        rising = level == 1 and self.levels[name] == 0
-        self.levels[name] = level
-        if name == "srclk" and rising:
-            self.shift.insert(0, self.levels["ser"])
+        if level == 1 and self.srclk == 0:
+            self.shift.insert(0, self.ser)
             self.shift.pop()
-        elif name == "rclk" and rising:
-            self.board.low_rows.clear()
-            self.board.low_rows.update(r for r in range(self.rows) if self.shift[r] == 0)
-        elif name == "load" and level == 0:
+        self.srclk = level
+
+    def _rclk(self, level: "int | None") -> None:
+        if level is None:
+            return
+        if level == 1 and self.rclk == 0:
+            low = self.board.low_rows
+            low.clear()
+            low.update(r for r in range(self.rows) if self.shift[r] == 0)
+        self.rclk = level
+
+    def _sh_ld(self, level: "int | None") -> None:
+        if level is None:
+            return
+        self.load = level
+        if level == 0:
             self._load()
-        elif name == "clk" and rising and self.levels["load"] == 1:
-            self.loaded.pop(0)
-            self.loaded.append(1)
+
+    def _clk(self, level: "int | None") -> None:
+        if level is None:
+            return
+        if level == 1 and self.clk == 0 and self.load == 1:
+            self.shown += 1  # the chain moves one on; the first chip's serial input (tied high) follows
+        self.clk = level
 
     def _load(self) -> None:
+        column_low = self.board.column_low
         levels = [1] * self.inputs  # input i of the chain: column i, or tied high
         for col in range(self.cols):
-            levels[col] = 0 if self.board.column_low(col) else 1
+            if column_low(col):
+                levels[col] = 0
         self.loaded = levels[::-1]  # the highest input comes out first
+        self.shown = 0
 
-    def sense(self, pin: int) -> "int | None":
-        if self.pin_names.get(pin) != "qh":
-            return None
-        if self.levels["load"] == 0:
+    def _qh(self) -> int:
+        if self.load == 0:
             self._load()  # transparent while loading
-        return self.loaded[0]
+        shown = self.shown
+        return self.loaded[shown] if shown < self.inputs else 1
 
 
 class StandInPin:
@@ -111,6 +156,8 @@ class StandInPin:
         self.number = number
         self.mode = self.IN
         self.level = 1
+        self._drive = self.wiring.driver(number)
+        self._sense = self.wiring.sensor(number)
         self.init(mode, pull)
 
     def init(self, mode: int = -1, pull: int = -1, value: "int | None" = None) -> None:
@@ -118,16 +165,16 @@ class StandInPin:
             self.mode = mode
         if value is not None:
             self.level = value
-        self.wiring.drive(self.number, self.level if self.mode == self.OUT else None)
+        self._drive(self.level if self.mode == self.OUT else None)
 
     def value(self, level: "int | None" = None) -> int:
-        if level is not None:
-            self.init(value=level)
+        if level is not None:  # init(value=level), written out: the hottest call of a simulated scan
+            self.level = level
+            self._drive(level if self.mode == self.OUT else None)
             return level
-        if self.mode == self.IN:
-            sensed = self.wiring.sense(self.number)
-            if sensed is not None:
-                return sensed
+        sense = self._sense
+        if self.mode == self.IN and sense is not None:
+            return sense()
         return self.level
 
 

@@ -84,7 +84,13 @@ class SimBoard:
         return cell in self.magnets or cell in self.pressed
 
     def column_low(self, col: int) -> bool:
-        return any(self.closed((row, col)) for row in self.low_rows)
+        if self.stuck_open or self.stuck_closed or self.chatter:
+            return any(self.closed((row, col)) for row in self.low_rows)
+        magnets, pressed = self.magnets, self.pressed  # no faulty reed: closed is "a magnet or a finger"
+        for row in self.low_rows:  # noqa: SIM110 -- a loop, not any(): this runs ten million times a game
+            if (row, col) in magnets or (row, col) in pressed:
+                return True
+        return False
 
     def row_mask(self, row: int) -> int:
         """Bit c set = cell (row, c) closed."""

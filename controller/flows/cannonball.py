@@ -26,7 +26,6 @@ from enum import Enum
 from typing import Any, cast
 
 from controller.chance_entry import ChanceEntry
-from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext
 from controller.flows.cannonball_screens import NAMES, position_screen
 from controller.referee import Stage
@@ -220,19 +219,11 @@ class CannonballFlow(SensedFlow[State]):
 
     # -- events -------------------------------------------------------------------------------------------
 
-    def handle(self, event: Event) -> None:
-        if self.board.handle(event):
-            return
-        if isinstance(event, ButtonEvent):
-            if event.kind is Press.PRESS:
-                self._button(event.button)
-        elif isinstance(event, TimerFired):
-            if event.name == "spinner":
-                self._spinner_frame()
-        elif isinstance(event, Fault):
-            self.say(event.message)
+    def timer(self, name: str) -> None:
+        if name == "spinner":
+            self._spinner_frame()
 
-    def _button(self, button: str) -> None:
+    def press(self, button: str) -> None:
         phase = self.state
         self.notice = ""
         if phase is Phase.SPIN and button == "SPIN" and not self.by_hand:

@@ -11,12 +11,16 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
                                       --BACK--> where it was
     BOARD/DUTIES/DEAL --the tray put back as before the last event--> UNDO (BACK: the chit moved is an event)
 
-The tray is judged by ``controller.referee.Referee`` (the sensed cells, the settle and grace timers,
-sensors declared broken); what a row means is this game's: one chit on a new cell is a ``control``
-event, two chits or a change while an event is being entered is a fix-up, and nothing is applied while
-a row is ambiguous. Every other event comes from the buttons, built field by field from the engine's
-``next_field``. The flow never decides a rule, and journals (fsynced) every event before showing it;
-the die is a chance outcome from the table's dice.
+The tray is judged by the sensed-board loop every sensed game shares (``controller.sensed``): the
+engine projects a chit on a new cell as the ``control`` event it is, so a chit moved is proven like a
+piece moved on Hannibal's track; a row with two chits fits no event and is listed to put right after
+the grace period; a chit off the tray for the grace period asks whether nobody holds the province; a
+change while an event is being entered is a fix-up; stuck and dead reeds are named and ignored on the
+players' word; and a tray put back as before the last event offers to take it back. This flow keeps
+only what the tray means for the game: why the fix-up list is up, and the questions it asks. Every
+other event comes from the buttons, built field by field from the engine's ``next_field``. The flow
+never decides a rule, and journals (fsynced) every event before showing it; the die is a chance
+outcome from the table's dice.
 
 Any event since the last die can be taken back, one at a time, as Hannibal's and Cannon Ball's steps
 are (an ``undo`` line journals the position before it): people press the wrong faction or enter a
@@ -27,19 +31,18 @@ is read as an event.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Set
 from enum import Enum
 from typing import Any, Final
 
 from controller.chance_entry import ChanceEntry, Entry
-from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
-from controller.flows import FlowContext, TableParts
+from controller.flows import FlowContext
 from controller.flows import factional_screens as screens
 from controller.journal import UNDO
-from controller.referee import Referee
+from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import ignore_sensor, put_back
+from controller.sensed import SensedBoard, SensedFlow
 from engines.base import Move
 from engines.factional import HOLDERS, PROVINCES, Answer, Control, Die, Play, Reinforced, State, location
 from engines.factional.table import side_of
@@ -68,60 +71,21 @@ class Phase(Enum):
 OPEN: Final = (Phase.BOARD, Phase.DUTIES, Phase.DEAL, Phase.NOBODY)
 """Phases in which a chit moved on the tray is a control event; in the others an event is being entered
 (or the tray set right) and the tray must stay as it is."""
+STAGES: Final = {Phase.SETUP: Stage.SETUP, Phase.FIXUP: Stage.FIXUP, Phase.NOBODY: Stage.CHOOSE}
+"""The phases that are more than play to the sensed-board loop ("nobody?" is a question of which event)."""
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": f"to_{p.value}", "source": [q for q in Phase if q is not Phase.OVER], "dest": p} for p in Phase]
 
 
-# -- reading the tray --------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class TrayReading:
-    """What the sensed tray says, row by row, against the engine's holders."""
-
-    moved: tuple[Control, ...] = ()  # rows whose one chit sits on another cell: a province changed hands
-    lifted: tuple[str, ...] = ()  # held rows that read empty: a chit in the hand, or taken off
-    doubled: tuple[str, ...] = ()  # rows with two chits or more: nothing can be read from them
-
-    @property
-    def matches(self) -> bool:
-        return not (self.moved or self.lifted or self.doubled)
-
-
-def read_tray(control: Mapping[str, str | None], seen: Set[str], ignored: Set[str]) -> TrayReading:
-    """Each row on its own: a cell declared broken that should hold the chit counts as holding it."""
-    rows: dict[str, list[str]] = {p: [] for p in control}
-    for loc in seen:
-        if loc in CELLS:
-            row, cell_holder = CELLS[loc]
-            rows[row].append(cell_holder)
-    moved: list[Control] = []
-    lifted: list[str] = []
-    doubled: list[str] = []
-    for province, holder in control.items():
-        here = rows[province]
-        if len(here) > 1:
-            doubled.append(province)
-        elif here and here[0] != holder:
-            moved.append(Control(province, here[0]))
-        elif not here and holder is not None and location(province, holder) not in ignored:
-            lifted.append(province)
-    return TrayReading(tuple(moved), tuple(lifted), tuple(doubled))
-
-
-def tray_fixups(control: Mapping[str, str | None], seen: Set[str], ignored: Set[str]) -> tuple[str, ...]:
-    """Row by row, what to lift and where to put a chit (``lift LOC``, ``put 1 on LOC``)."""
-    out: list[str] = []
-    for province, holder in control.items():
-        want = location(province, holder) if holder is not None else None
-        out += [f"lift {cell}" for h in HOLDERS if (cell := location(province, h)) in seen and cell != want]
-        if want is not None and want not in seen and want not in ignored:
-            out.append(f"put 1 on {want}")
-    return tuple(out)
+def doubled_rows(seen: Set[str]) -> tuple[str, ...]:
+    """Provinces whose row on the tray holds two chits or more: nothing can be read from them."""
+    chits = Counter(CELLS[loc][0] for loc in seen if loc in CELLS)
+    return tuple(p for p in PROVINCES if chits[p] > 1)
 
 
 # -- the flow ----------------------------------------------------------------------------------------------
 
-class FactionalFlow(TableParts[State]):
+class FactionalFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
@@ -143,13 +107,14 @@ class FactionalFlow(TableParts[State]):
         timing = context.profile.timing
         self.by_hand = context.profile.chance.by_hand  # the players roll their own die and key it in ([chance] by_hand)
         self.entry = ChanceEntry(sides=6, count=1)
-        self.referee = Referee(self.loop, lambda: self.game, settle_s=timing.settle_s, grace_s=timing.grace_s)
+        self.board = SensedBoard(self, self.loop, lambda: self.game, settle_s=timing.settle_s, grace_s=timing.grace_s,
+                                 log=self._log, journal=self.journal,
+                                 previous=lambda: self.ledger.steps[-1][0] if self.ledger.steps else None)
+        self.referee = self.board.referee
         self.notice = ""
         self.reason = ""  # why the fix-up list is on screen
-        self.suspect: str | None = None  # a sensor named as maybe stuck: OK ignores it
         self.back = Phase.BOARD  # where a fix-up or the "nobody?" question returns to
         self.undo_from = Phase.BOARD  # where "Take back?" was asked from: BACK returns there
-        self._offered: State | None = None  # the position whose takeback the tray offered (once each)
         self.nobody = ""  # the province whose chit is off the tray
         # the entry in progress (FORM, CONFIRM)
         self.words: list[str] = []
@@ -158,8 +123,6 @@ class FactionalFlow(TableParts[State]):
         self.pending: str | None = None  # a battle's faction: did its partner's Full General fight?
         self.number: int | None = None  # the PCs being counted
         self._opened = 0  # words the entry was opened with: BACK past them leaves it
-        self._opened_at = 0.0  # when the entry was opened
-        self._tray_at = -1.0  # when a tray sensor last changed
         # after reinforced
         self.pages: list[tuple[str, tuple[str, ...]]] = []
         self.page = 0
@@ -167,35 +130,24 @@ class FactionalFlow(TableParts[State]):
 
     @property
     def fixups(self) -> tuple[str, ...]:
-        """The tray's fix-up list on screen (``lift LOC``, ``put 1 on LOC``), if any."""
+        """The tray's fix-up list on screen (``lift LOC``, ``put 1 HOLDER on PROVINCE:HOLDER``), if any."""
         return self.referee.fixups if self.state in (Phase.SETUP, Phase.FIXUP) else ()
 
     def start(self) -> None:
         """Judge the tray as it stands: a new game and a resumed one both start by setting it up."""
-        self._judge()
+        self.board.judge(settled=True)
         self.redraw()
 
-    # -- events -------------------------------------------------------------------------------------------
+    def on_exit_SETUP(self) -> None:  # named by transitions after the Enum member
+        self.referee.clear_fixups()
 
-    def handle(self, event: Event) -> None:
-        if isinstance(event, CellChanged):
-            if event.location is not None:
-                self.referee.record(event)
-                self._tray_at = event.at
-        elif isinstance(event, ButtonEvent):
-            if event.kind is Press.PRESS:
-                self._button(event.button)
-        elif isinstance(event, TimerFired):
-            if event.name in ("settle", "quiet"):
-                self._judge()
-            elif event.name == "stuck":
-                self._name_stuck_sensor()
-        elif isinstance(event, Fault):
-            self._log(event.message)
-            self.notice = event.message
-            self.redraw()
+    def on_exit_FIXUP(self) -> None:
+        self.referee.clear_fixups()
+        self.notice = ""  # what it said was about the tray, which is right now
 
-    def _button(self, button: str) -> None:
+    # -- the buttons --------------------------------------------------------------------------------------
+
+    def press(self, button: str) -> None:
         self.notice = ""
         phase = self.state
         if phase is Phase.DIE:
@@ -232,10 +184,8 @@ class FactionalFlow(TableParts[State]):
                 self._resume()
         elif phase is Phase.FIXUP and button == "BACK":
             self._ask_undo()  # a wrongly read event needs no putting right first
-        elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK" and self.suspect is not None:
-            ignore_sensor(self.referee, self.journal, self._log, self.suspect)
-            self.suspect = None
-            self._judge()
+        elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK":
+            self.board.ok_on_fixup()  # a sensor named as stuck or dead is ignored
 
     def _board_button(self, button: str) -> None:
         """The conductor's question: OK answers it, a faction button names a faction or its side, NEXT
@@ -278,7 +228,6 @@ class FactionalFlow(TableParts[State]):
     def _open_form(self, words: list[str]) -> None:
         self.words = list(words)
         self._opened = len(words)
-        self._opened_at = self.loop.clock.now()
         if self._refresh_form():
             self.to_form()
 
@@ -371,7 +320,7 @@ class FactionalFlow(TableParts[State]):
             self._after_reinforced(before)
             return
         self._settle()
-        self._follow(move)
+        self._follow("move the chit" if isinstance(move, Control) else "tray moved meanwhile")
 
     # -- the conductor --------------------------------------------------------------------------------------
 
@@ -423,63 +372,62 @@ class FactionalFlow(TableParts[State]):
         else:
             {Phase.CONFIRM: self.to_confirm, Phase.DUTIES: self.to_duties, Phase.DEAL: self.to_deal}[back]()
 
-    # -- the tray -----------------------------------------------------------------------------------------
+    # -- the tray, as the sensed-board loop asks -------------------------------------------------------------
 
-    def _reading(self) -> TrayReading:
-        return read_tray(self.game.control, self.referee.seen(), self.referee.ignored)
+    def board_stage(self) -> Stage | None:
+        """"Take back?" and the die are answered first: the tray is judged where the answer leads."""
+        if self.state in (Phase.OVER, Phase.UNDO, Phase.DIE):
+            return None
+        return STAGES.get(self.state, Stage.PLAY)
 
-    def _judge(self) -> None:
-        """What the tray says, once it settled (a chit put down) or went quiet (the grace period)."""
-        phase = self.state
-        if phase in (Phase.OVER, Phase.UNDO, Phase.DIE):
-            return  # "Take back?" or the die is answered first; the tray is judged where the answer leads
-        reading = self._reading()
-        if phase in (Phase.SETUP, Phase.FIXUP):
-            # a chit moved on instead of back is an event -- unless the event was just taken back: then
-            # the chit on its cell is that very event, and the tray must show the position first
-            taken = (phase is Phase.FIXUP and self.back in OPEN and not self.referee.restoring and reading.moved
-                     and not reading.doubled)
-            if not (reading.matches or taken):
-                self._post_fixups()
-                return
-            self.referee.clear_fixups()
-            self.referee.restoring = False
-            self.suspect = None
-            if phase is Phase.SETUP:
-                self._settle()
-            else:
-                self._resume()
-            if taken:
-                self._judge()  # someone moved the chit on instead of back: that is an event
-            return
-        grace = self.referee.grace_over()
-        if phase not in OPEN:
-            if not reading.matches and grace:
-                self._fix("chit moved mid-entry")
-            return
-        if reading.doubled:
-            if grace:
-                self._fix(f"{screens.province_name(reading.doubled[0])}: 2 chits")
-            return
-        if reading.moved and self._tray_put_back():
-            return
-        for move in reading.moved:
-            if not self._tray_event(move):
-                return
-        if phase is Phase.NOBODY and self.nobody not in reading.lifted:
+    def moves_allowed(self) -> bool:
+        """A chit moved is a control event where the players are between events (and in a fix-up asked
+        there: a chit moved on instead of back); while an event is entered the tray must stay as it is."""
+        return self.state in OPEN or (self.state is Phase.FIXUP and self.back in OPEN)
+
+    def board_right(self) -> None:
+        if self.state is Phase.SETUP:
+            self._settle()
+        elif self.state is Phase.FIXUP:
             self._resume()
-        elif reading.lifted and grace and phase is not Phase.NOBODY:
-            self.nobody, self.back = reading.lifted[0], phase
+
+    def misplaced(self) -> bool:
+        """Into the fix-up phase, saying why (from the "nobody?" question, back to where it was asked)."""
+        if self.state is not Phase.NOBODY:
+            self.back = self.state
+        doubled = doubled_rows(self.referee.seen())
+        self.reason = ("chit moved mid-entry" if self.back in (Phase.FORM, Phase.CONFIRM)
+                       else f"{screens.province_name(doubled[0])}: 2 chits" if doubled else "")
+        return self.to_fixup()
+
+    def cancel(self) -> bool:
+        """The tray changed under the "nobody?" question: back where it was asked."""
+        self._resume()
+        return True
+
+    def commit(self, move: Move) -> None:
+        assert isinstance(move, Control)  # the one kind of event a tray can show
+        self._tray_event(move)
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
+        """A chit off the tray for the grace period: nobody holds the province now? A chit on a new cell
+        whose old one emptied last is read as moved (the chit on the new cell is the proof)."""
+        move = candidates[0]
+        assert isinstance(move, Control) and len(candidates) == 1  # no two events leave the tray alike
+        if move.holder is not None:
+            self._tray_event(move)
+        elif self.state is Phase.FIXUP:
+            self.board.show_fixups(self.referee.fixup_list())  # a chit in the hand while the tray is put right
+        elif self.state is not Phase.NOBODY:
+            self.nobody, self.back = move.province, self.state
+            self.referee.asking(candidates, manual=False)
             self.to_nobody()
 
-    def _tray_put_back(self) -> bool:
-        """The tray shows the position before the last event: "Take back?" (once; BACK at it reads the chit
+    def takeback_offered(self) -> bool:
+        """The tray put back as it stood before the last event: "Take back?" (BACK at it reads the chit
         moved as the event it also is)."""
-        before = self.ledger.steps[-1][0] if self.ledger.steps else None
-        if self.state not in (Phase.BOARD, Phase.DUTIES, Phase.DEAL) or before is None or before is self._offered \
-                or not put_back(self.referee, before):
+        if self.state not in (Phase.BOARD, Phase.DUTIES, Phase.DEAL) or not self.ledger.steps:
             return False
-        self._offered = before
         self._ask_undo()
         return True
 
@@ -492,34 +440,12 @@ class FactionalFlow(TableParts[State]):
         self.redraw()
         return True
 
-    def _fix(self, reason: str) -> None:
-        self.reason = reason
-        if self.state is not Phase.NOBODY:  # from the "nobody?" question, back to where it was asked
-            self.back = self.state
-        self._post_fixups()
-        self.to_fixup()
-
-    def _follow(self, move: Move) -> None:
-        """After an entry: a province entered by hand, whose chit must follow on the tray, or a tray
-        changed while the entry was made, which must be put back (it was never read as an event)."""
-        if self.game.is_over() or self._reading().matches:
-            return
-        if isinstance(move, Control):
-            self._fix("move the chit")
-        elif self._tray_at >= self._opened_at:
-            self._fix("tray moved meanwhile")
-
-    def _post_fixups(self) -> None:
-        fixups = tray_fixups(self.game.control, self.referee.seen(), self.referee.ignored)
-        if self.referee.post_fixups(fixups):
-            self.redraw()
-
-    def _name_stuck_sensor(self) -> None:
-        """The same fix-up for a long time: its first cell's sensor may be stuck or dead."""
-        if self.state in (Phase.SETUP, Phase.FIXUP) and self.referee.fixups:
-            self.suspect = self.referee.fixups[0].split()[-1]
-            self.notice = "stuck? OK: ignore it"  # over the list, whose first line names the sensor
-            self._log(f"sensor {self.suspect} may be stuck")
+    def _follow(self, reason: str) -> None:
+        """An event not read from the tray (entered with the buttons, or taken back): the tray must show
+        the position before any chit is read again, and the fix-up list says how."""
+        self.board.follow()
+        if self.state is Phase.FIXUP:
+            self.reason = reason
             self.redraw()
 
     # -- committing and taking back ---------------------------------------------------------------------
@@ -529,7 +455,10 @@ class FactionalFlow(TableParts[State]):
         ``entered``: a die the players keyed in from their own."""
         player = (self.game.current_player or "table") if isinstance(move, (Play, Answer)) else \
             "chance" if self.game.is_chance() else "table"
-        return self.saved(self.ledger.record(move, player, entered=entered))  # the die: never taken back
+        if not self.saved(self.ledger.record(move, player, entered=entered)):  # the die: never taken back
+            return False
+        self.board.new_position()
+        return True
 
     def _ask_undo(self) -> None:
         """"Take back?" with the event and the Honor it gives back: BACK alone must never undo anything."""
@@ -544,7 +473,7 @@ class FactionalFlow(TableParts[State]):
         """BACK at "Take back?": where it was asked, and the tray judged as it stands now."""
         {Phase.BOARD: self.to_board, Phase.DUTIES: self.to_duties, Phase.DEAL: self.to_deal, Phase.FORM: self.to_form,
          Phase.FIXUP: self.to_fixup}[self.undo_from]()
-        self._judge()
+        self.board.judge(settled=True)
 
     def _undo(self) -> None:
         """Back to the position before the last event (journaled as ``undo``, signed by the table, which
@@ -558,22 +487,27 @@ class FactionalFlow(TableParts[State]):
             self.redraw()
             return
         self.back = Phase.BOARD
-        self.referee.taken_back()
+        self.board.new_position()
         self.referee.clear_fixups()  # a fix-up it was asked from is judged afresh against the position
         self.display.show(screens.taken_back_screen(now, previous, event), hold=True)
         self._settle()
-        self.referee.restoring = not self._reading().matches
-        if self.referee.restoring:
-            self._fix("taken back: as listed")
+        self._follow("taken back: as listed")
 
     # -- screens ------------------------------------------------------------------------------------------
+
+    def _fixup_head(self) -> str:
+        """Over the fix-up list: a sensor named as stuck or dead (the list's first line names its cell),
+        else a notice, else why the list is up."""
+        if self.board.suspect is not None:
+            return screens.STUCK_LINE
+        return self.notice or (self.reason if self.state is Phase.FIXUP else "")
 
     def screen(self) -> Screen:
         g, phase = self.game, self.state
         if phase is Phase.SETUP:
-            return screens.fixup_screen("Set up the Honor tray", self.notice, self.referee.fixups)
+            return screens.fixup_screen("Set up the Honor tray", self._fixup_head(), self.referee.fixups)
         if phase is Phase.FIXUP:
-            return screens.fixup_screen("Fix the Honor tray", self.notice or self.reason, self.referee.fixups)
+            return screens.fixup_screen("Fix the Honor tray", self._fixup_head(), self.referee.fixups)
         if phase is Phase.DIE:
             return screens.die_entry_screen(self.entry.prompt)
         if phase is Phase.DUTIES:

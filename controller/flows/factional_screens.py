@@ -299,11 +299,15 @@ def message_screen(title: str, *lines: str) -> Screen:
 
 # -- the tray ----------------------------------------------------------------------------------------------
 
+STUCK_LINE: Final = "stuck? OK: ignore it"
+"""Over the fix-up list when the sensor of its first line may be stuck or dead."""
+
+
 def fix_line(instruction: str) -> str:
-    """``put 1 on tray:latium:rome-silver`` -> ``+Latium R.Silver``; ``lift ...`` -> ``-Latium ...``;
+    """``put 1 rome-silver on latium:rome-silver`` -> ``+Latium R.Silver``; ``lift ...`` -> ``-Latium ...``;
     ``Carthaginia`` -> ``Carthagin.``."""
     verb, *rest = instruction.split()
-    _, province, holder = rest[-1].split(":")
+    province, holder = rest[-1].split(":")[-2:]
     name = province_name(province)
     name = name if len(name) <= 10 else name[:9] + "."  # 20 characters in all, as the top lines allow
     return f"{'-' if verb == 'lift' else '+'}{name} {SHORT[holder]}"

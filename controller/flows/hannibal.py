@@ -28,7 +28,6 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from controller.chance_entry import ChanceEntry
-from controller.events import ButtonEvent, Event, Fault, Press, TimerFired
 from controller.flows import FlowContext
 from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.referee import Stage
@@ -167,22 +166,11 @@ class HannibalFlow(SensedFlow[State]):
 
     # -- events -------------------------------------------------------------------------------------------
 
-    def handle(self, event: Event) -> None:
-        if self.board.handle(event):
-            return
-        if isinstance(event, ButtonEvent):
-            if event.kind is Press.PRESS:
-                self._button(event.button)
-        elif isinstance(event, TimerFired):
-            self._timer(event.name)
-        elif isinstance(event, Fault):
-            self.say(event.message)
-
-    def _timer(self, name: str) -> None:
+    def timer(self, name: str) -> None:
         if name == "bot":
             self._bot_decides()
 
-    def _button(self, button: str) -> None:
+    def press(self, button: str) -> None:
         phase = self.state
         self.notice = ""
         if phase is Phase.ROLL:

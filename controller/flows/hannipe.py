@@ -24,12 +24,11 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from controller.events import ButtonEvent, Event, Press
-from controller.flows import FlowContext, TableParts
+from controller.flows import FlowContext
 from controller.flows import hannipe_screens as screens
 from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import SensedBoard
+from controller.sensed import SensedBoard, SensedFlow
 from engines.base import Move
 from engines.hannipe import HORSES, NAMES, Action, State
 
@@ -75,7 +74,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class HannipeFlow(TableParts[State]):
+class HannipeFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``history`` is the position before, and the notation of, each step since the last chance outcome
@@ -147,12 +146,6 @@ class HannipeFlow(TableParts[State]):
 
     # -- events -------------------------------------------------------------------------------------------
 
-    def handle(self, event: Event) -> None:
-        if self.board.handle(event):
-            return
-        if isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
-            self._button(event.button)
-
     def knocked(self) -> None:
         self.moved = "Pawn moved!"
 
@@ -198,7 +191,7 @@ class HannipeFlow(TableParts[State]):
         """The race before the last tip, while BACK may still take it back (none past a chance event)."""
         return self.ledger.steps[-1][0] if self.ledger.steps and self.ledger.steps[-1][1].startswith("tip") else None
 
-    def _button(self, button: str) -> None:
+    def press(self, button: str) -> None:
         phase = self.state
         if phase is Phase.LOOK:
             if button == "OK":

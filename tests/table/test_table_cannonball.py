@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from support import ROOT_DIR, check_golden
 
+from controller import journal
 from controller.cli import main
 from controller.demo import make_bot, run_demo
 from controller.dice import Dice
@@ -323,6 +324,38 @@ def test_putting_the_trooper_back_offers_the_takeback(resume: Any, demo: list[st
     t.press("OK")
     assert t.moves()[-2:] == [str(step), "undo"] and t.flow.game.to_json() == before
     assert t.flow.phase is Phase.MARCH, t.text  # the pieces already stand as the position says
+
+
+def _step_with_a_way_back(demo: list[str]) -> tuple[int, Step]:
+    """The first trooper step of the demo that moved one piece, removed none, and whose way back is itself
+    a legal step after it: its line and the step."""
+    for i in range(2, len(demo)):
+        before, after = _state(demo[i - 1]), _state(demo[i])
+        move = json.loads(demo[i])["move"]
+        if before["phase"] == after["phase"] == "march" and "-" in move and not move.startswith("C") \
+                and len(set(before["boxes"]) - set(after["boxes"])) == 1:
+            step = State.from_json(before).parse_move(move)
+            if isinstance(step, Step) and Step(step.dst, step.src) in State.from_json(after).legal_moves():
+                return i, step
+    pytest.fail("the demo has no trooper step with a way back")
+
+
+def test_a_step_back_that_is_legal_is_offered_as_a_takeback_first(resume: Any, demo: list[str]) -> None:
+    """The board put back as before the last step is a takeback offer even where the way back is a legal
+    step too; BACK at the offer makes it that step (and spends the march for it)."""
+    i, step = _step_with_a_way_back(demo)
+    t = resume(i - 1)
+    src, dst = f"box:{BOX_NAMES[step.src]}", f"box:{BOX_NAMES[step.dst]}"
+    t.lift(src)
+    t.place(dst)
+    assert t.moves()[-1] == str(step)
+    t.lift(dst)
+    t.place(src)
+    t.run(0.5)
+    assert t.flow.phase is Phase.UNDO and f"Undo {step}" in t.text and t.moves()[-1] == str(step), t.text
+    t.press("BACK")
+    assert t.moves()[-2:] == [str(step), str(Step(step.dst, step.src))], t.moves()[-3:]
+    assert t.flow.game.to_json() == journal.replay(journal.read(t.journal_path))[-1].to_json()
 
 
 def test_a_stuck_reed_is_named_and_ignored(resume: Any, demo: list[str]) -> None:

@@ -133,7 +133,7 @@ def bare(tmp_path: Path) -> Iterator[FactionalTable]:
 @pytest.fixture
 def table(bare: FactionalTable) -> FactionalTable:
     """A new game, its tray set up."""
-    assert bare.phase is Phase.SETUP and "+Latium R.Silver" in bare.text
+    assert bare.phase is Phase.SETUP and "+Apulia R.Copper" in bare.text
     bare.set_up()
     assert bare.phase is Phase.BOARD and "T1 reinforcements" in bare.text
     return bare
@@ -159,13 +159,15 @@ def test_a_row_with_two_chits_is_guided_back_and_nothing_is_applied(table: Facti
     table.put("latium", "carthage-copper")  # the new cell first, the old chit still down
     table.run(3.0)
     assert table.phase is Phase.FIXUP and "Latium: 2 chits" in table.text and "-Latium C.Copper" in table.text
-    assert table.flow.fixups == ("lift tray:latium:carthage-copper",) and table.moves() == []
+    assert table.flow.fixups == ("lift latium:carthage-copper",) and table.moves() == []
     table.press("faction:rome-silver")  # no event is entered while the tray is wrong
     table.lift("latium", "carthage-copper")
     assert table.phase is Phase.BOARD and table.moves() == []
     table.put("latium", "carthage-copper")
-    table.lift("latium", "rome-silver")  # the old chit lifted instead: the chit has moved
+    table.lift("latium", "rome-silver")  # the old chit lifted last: a lift proves a move once quiet
     table.run(0.5)
+    assert table.moves() == []
+    table.run(2.5)
     assert table.moves() == ["control latium carthage-copper"]
 
 
@@ -269,7 +271,7 @@ def test_a_dead_sensor_is_named_and_ignored_on_the_players_word(bare: FactionalT
     dead = t.cell("latium", "rome-silver")
     t.board.stuck_open.add(dead)
     t.set_up()
-    assert t.phase is Phase.SETUP and t.flow.fixups == ("put 1 on tray:latium:rome-silver",)
+    assert t.phase is Phase.SETUP and t.flow.fixups == ("put 1 rome-silver on latium:rome-silver",)
     t.run(20.0)
     assert "stuck? OK: ignore it" in t.text and "+Latium R.Silver" in t.text
     t.press("OK")
@@ -341,12 +343,12 @@ def test_a_chit_on_the_wrong_cell_is_taken_back_and_guided_back_first(table: Fac
     assert table.phase is Phase.UNDO and "Latium > C.Silver" in table.text and "Rome Silver   3 >  8" in table.text
     table.press("OK")
     assert table.moves()[-1] == "undo" and table.phase is Phase.FIXUP
-    assert table.flow.fixups == ("lift tray:latium:carthage-silver", "put 1 on tray:latium:rome-silver")
+    assert table.flow.fixups == ("lift latium:carthage-silver", "put 1 rome-silver on latium:rome-silver")
     table.lift("latium", "carthage-silver")
     table.put("latium", "carthage-copper")  # straight on to the right cell: not read until the tray is back
     table.run(3.5)
     assert table.phase is Phase.FIXUP and table.moves()[-1] == "undo"
-    assert table.flow.fixups == ("lift tray:latium:carthage-copper", "put 1 on tray:latium:rome-silver")
+    assert table.flow.fixups == ("lift latium:carthage-copper", "put 1 rome-silver on latium:rome-silver")
     table.wait_message()
     assert "-Latium C.Copper" in table.text and "+Latium R.Silver" in table.text
     table.lift("latium", "carthage-copper")
