@@ -108,9 +108,14 @@ def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable
 
 def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Exact instructions to get from the sensed board back to ``expected``, a lift and a put paired
-    together where a piece was simply put in the wrong place."""
+    together where a piece was simply put in the wrong place. Pieces to put are grouped by owner (a side's
+    pieces together, as its player holds them), each group in reading order."""
     extra = sorted(sensed - occupied(expected) - ignored, key=_order)
     missing = sorted(occupied(expected) - sensed - ignored, key=_order)
+    first: dict[str, int] = {}  # each owner's first place: its group comes where its pieces start
+    for loc in missing:
+        first.setdefault(expected[loc][0], len(first))
+    missing.sort(key=lambda loc: first[expected[loc][0]])  # stable: reading order within a group
     out: list[str] = []
     for i in range(max(len(extra), len(missing))):
         if i < len(extra):
@@ -121,6 +126,10 @@ def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[s
     return tuple(out)
 
 
-def _order(location: str) -> tuple[str, int]:
+def _order(location: str) -> tuple[str, int, str]:
+    """Places of one kind in reading order, a grid's by row, then column: ``12`` before ``20``, ``d2``
+    before ``d17``, ``a2`` before ``d2`` (never as text, which puts ``d17`` before ``d2``)."""
     head, _, tail = location.rpartition(":")
-    return (head, int(tail)) if tail.isdigit() else (location, 0)
+    column = tail.rstrip("0123456789")
+    row = tail[len(column):]
+    return (head, int(row), column) if row else (location, -1, "")
