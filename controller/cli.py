@@ -52,6 +52,12 @@ def version() -> str:
         return "unknown"
 
 
+def announce(game: str, profile: Path, journal: Path) -> None:
+    """The first log line of every command that plays a game (``play``, ``play --sim``, ``demo``): which
+    program, game, profile and journal, so a log read later says what was played where."""
+    log.info("boardkeeper %s: %s on profile %s, journal %s", version(), game, profile, journal)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardkeeper", description="Game master for a sensor-equipped board.")
     parser.add_argument("--version", action="version", version=f"boardkeeper {version()}")
@@ -272,6 +278,7 @@ def demo(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(screen.text(), end="\n\n")
 
+        announce(info.name, game_profile(info, profile, simulated="a demo").path, path)
         try:
             result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
                               mistakes=args.mistakes, echo=echo, profile=profile, options=options,
@@ -440,6 +447,7 @@ def play(args: argparse.Namespace) -> int:
             raise UsageError("--web is for the real table for now; watch a bot game with 'boardkeeper demo "
                              f"{info.name} --web [HOST:]PORT'")
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
+        announce(info.name, sim.path, path)
         return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
@@ -463,7 +471,7 @@ def play(args: argparse.Namespace) -> int:
         hardware = load_backend(profile)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    log.info("boardkeeper %s: %s on profile %s, journal %s", version(), info.name, profile.path, path)
+    announce(info.name, profile.path, path)
     io = build_io(profile, hardware)
     web = web_view(args.web, profile, path.parent)
     if web is not None:
@@ -482,12 +490,10 @@ def play(args: argparse.Namespace) -> int:
         if web is not None:
             web.new_game(table.flow.game.players)
         game_bots = bots  # a game after this one is seated as the command line says
-        log.info("game %s", "resumed" if resumed else "started")
-        resumed = False
         table.flow.start()
         try:
             table.loop.run(until=table.finished)
-            log.info("game over: %s", table.outcome())
+            table.log_over()
             table.journal.close()
             await_next_game(io, path)
         except StopRequested as e:
@@ -546,8 +552,13 @@ def selftest(args: argparse.Namespace) -> int:
 
     if args.seconds is not None and args.seconds <= 0:
         raise UsageError(f"--seconds must be positive, got {args.seconds}")
-    return run_selftest(profile_for(args.profile), seconds=args.seconds, script=args.script,
-                        chatter_hz=args.chatter)
+    profile = profile_for(args.profile)
+    if args.script and profile.backend not in ("sim", "sim-bridge"):
+        raise UsageError(f"--script needs a simulated profile ({args.profile}-sim?); {profile.name} is a real board")
+    try:
+        return run_selftest(profile, seconds=args.seconds, script=args.script, chatter_hz=args.chatter)
+    except RuntimeError as e:  # the board's parts cannot be reached here (off a Pi, no display): one line
+        raise UsageError(str(e)) from None
 
 
 _PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))

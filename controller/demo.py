@@ -12,7 +12,7 @@ from typing import Any
 from controller.dice import Dice
 from controller.realtime import RealTime
 from controller.screen import Screen
-from controller.table import Table, build_table, load_backend, profile_for, scripted_players
+from controller.table import Table, build_table, keep_finished_aside, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
 from engines.registry import games, get_game
@@ -68,6 +68,7 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     person can watch (default: as fast as it goes)."""
     prof = profile_for(profile or f"{game or games()[0].name}-sim")  # default: the first game registered
     info = get_game(prof.game)
+    keep_finished_aside(journal)  # before the dice are salted: the same seed plays the same new game
     broken = [sensor_fault(spec, prof.locations) for spec in sensor_faults]
     hardware = load_backend(prof, frames_dir=frames, seed=seed,
                             **({} if line_noise is None else {"line_noise": line_noise}))
@@ -96,6 +97,8 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     table.flow.start()
     table.loop.run(until=lambda: (table.finished() and players.idle())
                    or clock.now() - start > max_seconds or table.faults.stalled() is not None)
+    if table.finished():
+        table.log_over()
     stalled = table.faults.stalled()
     if stalled is not None:
         table.journal.close()

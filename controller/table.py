@@ -119,6 +119,10 @@ class Table:
     def outcome(self) -> str:
         return outcome(self.flow.game)
 
+    def log_over(self) -> None:
+        """The result in the log, as every command that plays a game writes it."""
+        log.info("game over: %s", self.outcome())
+
 
 def outcome(state: GameState) -> str:
     """Who won, for people and logs: the seats with the best result (several on a shared win), or a draw."""
@@ -286,14 +290,21 @@ def set_aside(path: Path, kind: str) -> Path:
     return aside
 
 
+def keep_finished_aside(path: Path) -> tuple[str | None, Path | None]:
+    """The one rule for a journal that already holds a game, for ``play``, ``play --sim`` and ``demo``
+    alike: a finished game is kept aside (renamed) and a new one starts at ``path``. Returns what
+    ``saved_game`` found there, and where a finished game now is."""
+    kind = saved_game(path)
+    if kind == "finished":  # the last game ended: keep it, and the table is ready for the next
+        return kind, set_aside(path, kind)
+    return kind, None
+
+
 def ask_resume(io: TableIO, path: Path) -> bool:
     """On the OLED: resume the saved game (OK) or start a new one (BACK). A new game keeps the old
     journal beside it, renamed, so nothing is ever lost. Returns True to resume."""
-    kind = saved_game(path)
-    if kind is None:
-        return False
-    if kind == "finished":  # the last game ended: keep it, and the table is ready for the next
-        set_aside(path, kind)
+    kind, _ = keep_finished_aside(path)
+    if kind in (None, "finished"):
         return False
     if kind == "damaged":
         screen = Screen("Saved game damaged", ("see the log", "BACK = new game"), footer="old file is kept")
@@ -362,6 +373,7 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     if bots and not info.table_bots:
         raise ValueError(f"the {info.name} flow cannot seat a bot at the table")
     opened = open_journal(journal_path, profile.game, dict(options or {}), seed, seats)
+    log.info("game %s: %s, journal %s", "resumed" if opened.resumed else "started", info.name, journal_path)
     faults = FaultLog(lambda: opened.journal.seq, loop.clock.now)
 
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,

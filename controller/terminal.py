@@ -25,7 +25,7 @@ from controller.flows import Flow
 from controller.move_match import label
 from controller.screen import Screen
 from controller.stop import StopRequested
-from controller.table import build_table, load_backend, saved_game, scripted_players, set_aside, stop_table
+from controller.table import build_table, keep_finished_aside, load_backend, scripted_players, stop_table
 from controller.table_state import TableState
 from engines.bots import HeuristicBot
 from engines.registry import get_game, load_ref
@@ -245,8 +245,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     def out(text: str) -> None:
         write(text + "\n")
 
-    if saved_game(journal) == "finished":
-        aside = set_aside(journal, "finished")
+    _, aside = keep_finished_aside(journal)
+    if aside is not None:
         out(f"the game in {journal} is over; kept as {aside.name}, starting a new one")
     prof = profile
     hw = load_backend(prof, seed=seed or 0)
@@ -326,6 +326,7 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     finally:
         table.journal.close()
     if table.finished():
+        table.log_over()
         out(f"game over: {table.outcome()}")
     else:
         out(f"game saved in {journal}; 'boardkeeper play {game} --sim --journal {journal}' resumes it")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT_DIR
 
 from controller.cli import main
 
@@ -34,11 +35,35 @@ def test_broken_journal_is_named_by_line(tmp_path: Path) -> None:
     assert result.returncode == 2 and f"{path}:2: not JSON" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_finished_journal_is_not_resumed(tmp_path: Path) -> None:
+def test_a_finished_journal_is_kept_aside_and_the_same_seed_plays_the_same_new_game(tmp_path: Path) -> None:
+    """One rule for ``play`` and ``demo``: a finished game is kept aside, renamed, and a new one starts."""
     path = tmp_path / "j.jsonl"
     assert main(["demo", "hannibal", "--seed", "2", "--journal", str(path), "--quiet"]) == 0
-    result = _run("demo", "hannibal", "--journal", str(path), "--quiet")
-    assert result.returncode == 2 and "finished" in result.stderr
+    first = path.read_text()
+    result = _run("--log-level", "INFO", "demo", "hannibal", "--seed", "2", "--journal", str(path), "--quiet")
+    assert result.returncode == 0, result.stderr
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("j-") and p.name.endswith(".finished.jsonl")]
+    assert len(aside) == 1 and aside[0].read_text() == first and "moved aside" in result.stderr
+    for line in ("INFO boardkeeper ", f"on profile {ROOT_DIR}/hw_config/profiles/hannibal-sim.toml, journal {path}",
+                 f"INFO game started: hannibal, journal {path}", "INFO game over: "):  # as the service logs
+        assert line in result.stderr, result.stderr
+    assert path.read_text().splitlines()[1:] == first.splitlines()[1:]  # the dice unsalted by the old file
+
+
+def test_the_terminal_game_logs_what_the_service_logs(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    for begun in ("started", "resumed"):
+        result = _run("--log-level", "INFO", "play", "hannibal", "--sim", "--journal", str(path), stdin="quit\n")
+        assert result.returncode == 0 and "INFO boardkeeper " in result.stderr, result.stderr
+        assert f"INFO game {begun}: hannibal, journal {path}" in result.stderr, result.stderr
+
+
+def test_selftest_off_a_pi_or_scripted_on_a_real_board_says_one_line() -> None:
+    for args in (("selftest", "hannibal"), ("selftest", "hannibal", "--script")):
+        result = _run(*args)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+    assert "needs a simulated profile (hannibal-sim?)" in _run("selftest", "hannibal", "--script").stderr
 
 
 def test_journal_of_another_game_or_with_a_wrong_state(tmp_path: Path) -> None:
