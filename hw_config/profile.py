@@ -44,6 +44,9 @@ TIMING_LIMITS: dict[str, tuple[float, float]] = {
     "hold_s": (0.1, 10.0),
     "message_min_s": (0.0, 10.0),
 }
+MAX_DEBOUNCE_S = 0.050
+"""The longest a change may have to last to be seen (``debounce_scans / scan_hz``): a button pressed quickly
+is down about 80 ms, and the idle loop may look only every 50 ms (``controller.inputs.CATCH_S``)."""
 WHOLE_TIMINGS = {"debounce_scans"}  # counts: a fraction has no meaning
 TIMING_DEFAULTS: dict[str, float] = {
     "scan_hz": 200, "debounce_scans": 3, "settle_us": 10, "settle_s": 0.3, "grace_s": 3.0, "hold_s": 1.0,
@@ -234,7 +237,9 @@ class _Checker:
         if backend not in MCU_BACKENDS:  # else the matrix pins are the MCU's, not the Pi's
             self.pins_once([(p, f"matrix.rows[{i}]") for i, p in enumerate(rows or [])]
                            + [(p, f"matrix.cols[{i}]") for i, p in enumerate(cols or [])], buttons, display)
-        else:
+        else:  # the MCU's lines, each once on its side: a line cannot drive two rows, or be read as two columns
+            for key, side in (("matrix.rows", rows), ("matrix.cols", cols)):
+                self.lines_once(key, side or [])
             self.pins_once([], buttons, display)
         layout_path = self.path
         if layout_name:  # a shipped layout by name, or a .toml path relative to the profile
@@ -386,6 +391,12 @@ class _Checker:
                 values[key] = value
         if len(values) < len(TIMING_LIMITS):
             return None
+        seen_after = values["debounce_scans"] / values["scan_hz"]
+        if seen_after > MAX_DEBOUNCE_S + 1e-9:  # within each range, together they could swallow every press
+            self.bad("timing.debounce_scans", f"{int(values['debounce_scans'])} scans at {values['scan_hz']:g} Hz "
+                     f"see only a press held {seen_after * 1000:.0f} ms or more; a quick press lasts about 80 ms: "
+                     f"at most {int(MAX_DEBOUNCE_S * values['scan_hz'] + 1e-9)} scans at that rate")
+            return None
         return Timing(scan_hz=values["scan_hz"], debounce_scans=int(values["debounce_scans"]),
                       settle_us=values["settle_us"], settle_s=values["settle_s"], grace_s=values["grace_s"],
                       hold_s=values["hold_s"], message_min_s=values["message_min_s"])
@@ -433,6 +444,12 @@ class _Checker:
             else:
                 out[seat] = shown[seat] = name
         return out
+
+    def lines_once(self, key: str, lines: list[int | None]) -> None:
+        first: dict[int, int] = {}
+        for i, line in enumerate(lines):
+            if line is not None and first.setdefault(line, i) != i:
+                self.bad(f"{key}[{i}]", f"line {line} is already {key}[{first[line]}]")
 
     def pins_once(self, matrix: list[tuple[int | None, str]], buttons: dict[str, Button],
                   display: Display | None) -> None:

@@ -47,6 +47,8 @@ BAD: list[tuple[str, str, str, str]] = [
     ("pin factory of another backend", 'pin_factory = "lgpio"', 'pin_factory = "mock"',
      r"board\.pin_factory: 'mock' is not one of lgpio, rpigpio"),
     ("timing out of range", "scan_hz = 200", "scan_hz = 0", r"timing\.scan_hz: must be a number from 10"),
+    ("debounce that swallows a quick press", "debounce_scans = 3", "debounce_scans = 20",
+     r"timing\.debounce_scans: 20 scans at 200 Hz see only a press held 100 ms or more; .* at most 10 scans"),
     ("unknown game", 'game = "hannibal"', 'game = "chess"', r"board\.game: unknown game 'chess'"),
     ("matrix too small for the layout", "rows = [5, 6, 13, 19, 26, 16, 20]", "rows = [5, 6, 13, 19, 26, 16]",
      r"rows/cols: layout is 7x7, the matrix 6x7"),
@@ -160,3 +162,15 @@ def test_a_runaway_profile_is_counted_in_full_and_told_in_twenty_lines(tmp_path:
     assert len(caught.value.problems) == 500 and len(message) == 21 and message[-1] == "... and 480 more"
     assert main(["check-config", str(path)]) == 2
     assert capsys.readouterr().err.endswith("500 problem(s); nothing started\n")
+
+
+def test_a_bridge_profile_whose_matrix_lines_repeat_is_refused(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The MCU's lines are no Pi GPIOs, but a line still cannot be two rows: the table would wait forever
+    for a board whose firmware does not match."""
+    text = (ROOT_DIR / "hw_config" / "profiles" / "hannibal-bridge.toml").read_text()
+    assert "rows = [2, 3, 4, 5, 6, 7, 8]" in text
+    path = _variant(tmp_path, text.replace("rows = [2, 3, 4, 5, 6, 7, 8]", "rows = [5, 5, 5, 5, 5, 5, 5]"))
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "matrix.rows[1]: line 5 is already matrix.rows[0]" in err and "6 problem(s)" in err, err
