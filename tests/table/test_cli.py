@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,23 @@ def test_bench_refuses_an_unknown_name_and_lists_them(capsys: pytest.CaptureFixt
     assert main(["bench", "nosuch"]) == 2
     err = capsys.readouterr().err
     assert "no benchmark 'nosuch'" in err and "bots" in err and "strength" in err
+
+
+def test_a_stop_while_starting_is_quiet() -> None:
+    """Ctrl-C (or systemctl stop) at any moment of start-up from the first line of ours: exit 0 and one line,
+    never a traceback from a half-done import. A signal that lands in Python's own start-up, before any line
+    of ours, is beyond any program's reach: a traceback then holds no frame of the project."""
+    script = Path(sys.executable).with_name("boardkeeper")  # the console script, as the unit starts it
+    seen = []
+    for delay in (0.12, 0.2, 0.3, 0.45):
+        proc = subprocess.Popen([str(script), "demo", "hannibal", "--quiet"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        if "Traceback" in err:
+            assert not any(part in err for part in ("/controller/", "/engines/", "/hw_config/")), err
+            continue
+        assert proc.returncode == 0 and err.strip().splitlines()[-1].startswith("stopped by SIGINT"), err
+        seen.append(err)
+    assert seen, "every stop landed before Python ran a line of ours"
