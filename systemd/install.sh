@@ -48,12 +48,19 @@ id boardkeeper >/dev/null 2>&1 || useradd --system --home-dir /var/lib/boardkeep
     --user-group boardkeeper
 usermod -a -G gpio,i2c,dialout boardkeeper
 
-echo "== code and venv in $prefix"
+echo "== the package into a venv in $prefix"
+# Built from the package's own files only (pyproject.toml, README.md and its packages, no caches): never the
+# checkout's venvs, caches or node_modules, and nothing written into the checkout itself.
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+tar -C "$src" --exclude=__pycache__ --exclude='*.pyc' -cf - pyproject.toml README.md \
+    controller engines firmware_bridge hw_config sim_hardware | tar -C "$build" -xf -
+rm -rf "$root$prefix"
 mkdir -p "$root$prefix"
-tar -C "$src" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$root$prefix" -xf -
-rm -rf "$root$prefix/.venv"
 python3 -m venv --system-site-packages "$root$prefix/.venv"
-"$root$prefix/.venv/bin/pip" install -q "$root$prefix"
+"$root$prefix/.venv/bin/pip" install -q "$build"
+install -m 0644 "$src/README.md" "$root$prefix/README.md"  # the unit's Documentation=
+echo "   $(du -sh "$root$prefix" | cut -f1) in $prefix"
 
 echo "== profile: $etc/$game.toml"
 install -d -m 0755 "$root$etc"

@@ -30,7 +30,7 @@ STUBS = {
     "python3": RECORD + f"""if [ "$1" = -m ] && [ "$2" = venv ]; then
     for last in "$@"; do :; done
     mkdir -p "$last/bin"
-    printf '#!/bin/sh\\necho "pip $*" >> "$STUB_LOG"\\n' > "$last/bin/pip"
+    printf '#!/bin/sh\\necho "pip $*" >> "$STUB_LOG"\\nfor a; do :; done\\n[ -d "$a" ] && echo "built from:" $(ls -A "$a") >> "$STUB_LOG"\\nexit 0\\n' > "$last/bin/pip"
     printf '#!/bin/sh\\necho "boardkeeper $*" >> "$STUB_LOG"\\nexec {sys.executable} -m controller.cli "$@"\\n' \\
         > "$last/bin/boardkeeper"
     chmod +x "$last/bin/pip" "$last/bin/boardkeeper"
@@ -97,8 +97,9 @@ def test_a_fresh_pi_gets_i2c_at_boot_and_starts_only_after_the_reboot(fake_pi: P
     assert "systemctl enable boardkeeper.service" in commands
     assert not any(c.startswith("systemctl") and ("start" in c or "--now" in c) for c in commands)
     assert "reboot, then it starts" in run.result.stdout
-    assert (fake_pi / "opt/boardkeeper/controller/cli.py").exists()
-    assert not (fake_pi / "opt/boardkeeper/.git").exists()
+    # the package is installed, not the checkout copied: pip builds it from its own files, and /opt holds the venv
+    assert "built from: README.md controller engines firmware_bridge hw_config pyproject.toml sim_hardware" in commands
+    assert sorted(p.name for p in (fake_pi / "opt/boardkeeper").iterdir()) == [".venv", "README.md"]
 
 
 @needs_tools
