@@ -30,7 +30,8 @@ STUBS = {
     "python3": RECORD + f"""if [ "$1" = -m ] && [ "$2" = venv ]; then
     for last in "$@"; do :; done
     mkdir -p "$last/bin"
-    printf '#!/bin/sh\\necho "pip $*" >> "$STUB_LOG"\\nfor a; do :; done\\n[ -d "$a" ] && echo "built from:" $(ls -A "$a") >> "$STUB_LOG"\\nexit 0\\n' > "$last/bin/pip"
+    printf '#!/bin/sh\\necho "pip $*" >> "$STUB_LOG"\\nfor a; do :; done\\n' > "$last/bin/pip"
+    printf '[ -d "$a" ] && echo "built from:" $(ls -A "$a") >> "$STUB_LOG"\\nexit 0\\n' >> "$last/bin/pip"
     printf '#!/bin/sh\\necho "boardkeeper $*" >> "$STUB_LOG"\\nexec {sys.executable} -m controller.cli "$@"\\n' \\
         > "$last/bin/boardkeeper"
     chmod +x "$last/bin/pip" "$last/bin/boardkeeper"
