@@ -21,6 +21,10 @@ def _gpio(pin: int) -> str:
     return f"GPIO{pin:<2d} header pin {header}" if header is not None else f"GPIO{pin} (not on the header)"
 
 
+UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+"""The Pi's own UART on GPIO 14 and 15 (serial0 is its alias; ttyAMA0 on a Pi 5): any other port is a USB one."""
+
+
 def wiring_table(p: Profile) -> list[str]:
     """Rows, columns, buttons and the display bus, one line each, in the order a builder wires them."""
     out = ["", "wiring (BCM GPIO numbers; header pins of the 40-pin connector):"]
@@ -28,9 +32,12 @@ def wiring_table(p: Profile) -> list[str]:
         where = f"on {p.serial.url} at {p.serial.baud} baud" if p.serial is not None else "over a pty (simulated)"
         out.append(f"  matrix {len(p.rows)}x{len(p.cols)}: read by the microcontroller {where} "
                    f"(see firmware_bridge/README.md for its wiring)")
-        if p.serial is not None and p.serial.url == "/dev/serial0":  # the Pi's own UART: two more lines to solder
-            out.append(f"  serial to the microcontroller: TXD {_gpio(14)} to its RX, RXD {_gpio(15)} to its TX, "
-                       "and a common GND")
+        if p.serial is not None and p.serial.url in UART_PORTS:  # the Pi's own UART: two more lines to solder
+            out.append(f"  serial to the microcontroller on the Pi's UART: TXD {_gpio(14)} to its RX, RXD {_gpio(15)} "
+                       "to its TX, and a common GND; the UART on and no serial console on it (systemd/install.sh "
+                       "does both: enable_uart=1, on a Pi 5 dtparam=uart0=on and /dev/ttyAMA0)")
+        elif p.serial is not None:
+            out.append(f"  serial to the microcontroller over USB ({p.serial.url}): nothing to enable on the Pi")
         out += _mcu_lines(p)
     else:
         out.append("  matrix rows (driven low one at a time, diode cathode toward the row):")

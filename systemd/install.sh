@@ -4,7 +4,9 @@
 # The unit plays the game the profile names ([board] game), with the profile in /etc/boardkeeper/GAME.toml.
 # Creates the boardkeeper user (groups gpio, i2c, dialout); a venv in /opt/boardkeeper that sees Debian's
 # python3-lgpio (--system-site-packages: pip would have to build lgpio from source); I2C on at 400 kHz
-# and i2c-dev loaded at boot, as raspi-config does; then installs and enables the unit. If I2C had to be
+# and i2c-dev loaded at boot, as raspi-config does; for a board whose microcontroller is on the Pi's UART, the
+# UART on and the serial console off it (as raspi-config's Serial Port; on a Pi 5 its UART0, /dev/ttyAMA0);
+# then installs and enables the unit. If I2C had to be
 # switched on, the service starts after the reboot that enables it, not before (it would fail without it).
 #
 # BOARDKEEPER_ROOT=DIR installs into DIR instead of / (every file read or written below it; the unit still
@@ -70,7 +72,8 @@ case $layout in  # a layout file beside the profile goes beside it again; one na
         install -m 0644 "$(dirname "$profile")/$layout" "$root$etc/$(basename "$layout")"
         sed -i "s#^layout *= *\"$layout\"#layout = \"$(basename "$layout")\"#" "$root$etc/$game.toml" ;;
 esac
-"$root$prefix/.venv/bin/boardkeeper" check-config "$root$etc/$game.toml"
+wiring=$("$root$prefix/.venv/bin/boardkeeper" check-config "$root$etc/$game.toml" --wiring)
+echo "$wiring" | head -n 1
 
 echo "== I2C on at 400 kHz, i2c-dev loaded at boot"
 reboot_needed=no
@@ -101,12 +104,46 @@ grep -q '^i2c[-_]dev' "$modules" || printf 'i2c-dev\n' >> "$modules"
 cmp -s "$modules" "$modules.old" || reboot_needed=yes
 rm "$modules.old"
 
+# The board's microcontroller on the Pi's own UART (check-config --wiring says so, naming GPIO 14 and 15): the
+# UART on and no serial console on it, as raspi-config's "Serial Port" does (a Pi 5: UART0 on those pins is
+# /dev/ttyAMA0, serial0 there being the debug connector). On USB (/dev/ttyACM0): nothing to enable.
+port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' "$root$etc/$game.toml" | head -n 1)
+if echo "$wiring" | grep -q "on the Pi's UART"; then
+    echo "== the UART on GPIO 14 and 15 for the board's microcontroller, no serial console on it"
+    if grep -qs "Raspberry Pi 5" "$root/proc/device-tree/model"; then
+        [ -f "$config" ] && set_config_var dtparam=uart0 on "$config"
+        if [ "$port" = /dev/serial0 ]; then
+            sed -i 's#^url *= *"/dev/serial0"#url = "/dev/ttyAMA0"#' "$root$etc/$game.toml"
+            port=/dev/ttyAMA0
+            echo "   a Pi 5: the header's UART is /dev/ttyAMA0 (serial0 is the debug connector): $etc/$game.toml says so"
+        fi
+        echo "   dtparam=uart0=on in config.txt"
+    else
+        [ -f "$config" ] && set_config_var enable_uart 1 "$config"
+        echo "   enable_uart=1 in config.txt"
+    fi
+    cmdline=$root/boot/firmware/cmdline.txt; [ -f "$cmdline" ] || cmdline=$root/boot/cmdline.txt
+    if [ -f "$cmdline" ]; then
+        sed -E 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//g' "$cmdline" > "$cmdline.new"
+        if cmp -s "$cmdline" "$cmdline.new"; then
+            rm "$cmdline.new"
+        else
+            mv "$cmdline.new" "$cmdline"
+            reboot_needed=yes
+            echo "   the serial console taken off it (cmdline.txt)"
+        fi
+    else
+        echo "   no cmdline.txt found: take the serial console off the UART yourself (raspi-config, Serial Port)" >&2
+    fi
+elif [ -n "$port" ]; then
+    echo "== the board's microcontroller on $port: nothing to enable"
+fi
+
 echo "== unit: boardkeeper play $game"
 install -D -m 0644 "$src/systemd/boardkeeper.service" "$root$unit"
 # The game and profile this table plays, and device access narrowed to what the profile uses: the GPIO
 # chips, its display's I2C bus and, for a board read over serial (backend "bridge"), the port it names.
 bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' "$root$etc/$game.toml" | head -n 1)
-port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' "$root$etc/$game.toml" | head -n 1)
 install -d -m 0755 "$root$unit.d"
 cat > "$root$unit.d/table.conf" <<EOC
 [Service]
@@ -123,7 +160,7 @@ rm -f "$root$unit.d/devices.conf"  # the name an earlier install.sh used for par
 systemctl daemon-reload
 systemctl enable boardkeeper.service
 if [ "$reboot_needed" = yes ] || [ ! -e "$root/dev/i2c-${bus:-1}" ]; then
-    echo "boardkeeper is installed and enabled; I2C is switched on at boot: reboot, then it starts"
+    echo "boardkeeper is installed and enabled; I2C (and the UART, if it needs one) is switched on at boot: reboot, then it starts"
 else
     systemctl restart boardkeeper.service
     systemctl --no-pager status boardkeeper.service || {

@@ -118,7 +118,7 @@ def test_a_scipio_profile_is_installed_under_its_game_and_the_unit_plays_scipio(
     unit = run.read(f"{UNIT_DIR}/table.conf")
     assert ("ExecStart=/opt/boardkeeper/.venv/bin/boardkeeper play scipio --profile /etc/boardkeeper/scipio.toml"
             in unit.splitlines())
-    assert f"boardkeeper check-config {fake_pi}/etc/boardkeeper/scipio.toml" in run.commands
+    assert f"boardkeeper check-config {fake_pi}/etc/boardkeeper/scipio.toml --wiring" in run.commands
 
 
 @needs_tools
@@ -143,3 +143,54 @@ def test_a_profile_without_a_game_is_refused_before_anything_is_installed(fake_p
     assert run.result.returncode == 2 and "[board] game must name a game" in run.result.stderr
     assert not any(c.startswith(("apt-get", "useradd", "systemctl")) for c in run.commands)
     assert not (fake_pi / "opt").exists()
+
+
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+
+
+def _uart_pi(root: Path, model: str) -> None:
+    """Bookworm's cmdline.txt (the serial console on serial0) and the model the device tree names."""
+    (root / "boot" / "firmware" / "cmdline.txt").write_text(CMDLINE)
+    (root / "proc" / "device-tree").mkdir(parents=True)
+    (root / "proc" / "device-tree" / "model").write_text(model + "\0")
+
+
+@needs_tools
+def test_a_pico_on_the_uart_gets_the_uart_on_and_the_serial_console_off_it(fake_pi: Path) -> None:
+    _uart_pi(fake_pi, "Raspberry Pi 4 Model B Rev 1.5")
+    run = _install(fake_pi, str(PROFILES / "factional.toml"))
+    assert run.result.returncode == 0, run.result.stderr
+    assert "enable_uart=1" in run.read("boot/firmware/config.txt").splitlines()
+    assert run.read("boot/firmware/cmdline.txt") == CMDLINE.replace("console=serial0,115200 ", "")
+    assert "the serial console taken off it" in run.result.stdout and "reboot, then it starts" in run.result.stdout
+    assert "DeviceAllow=/dev/serial0 rw" in run.read(f"{UNIT_DIR}/table.conf").splitlines()
+    again = _install(fake_pi, str(PROFILES / "factional.toml"))  # a second run finds it done
+    assert again.read("boot/firmware/cmdline.txt") == CMDLINE.replace("console=serial0,115200 ", "")
+    assert "the serial console taken off it" not in again.result.stdout
+
+
+@needs_tools
+def test_on_a_pi_5_the_headers_uart0_is_switched_on_and_named_in_the_profile(fake_pi: Path) -> None:
+    _uart_pi(fake_pi, "Raspberry Pi 5 Model B Rev 1.0")
+    run = _install(fake_pi, str(PROFILES / "factional.toml"))
+    assert run.result.returncode == 0, run.result.stderr
+    config = run.read("boot/firmware/config.txt").splitlines()
+    assert "dtparam=uart0=on" in config and "enable_uart=1" not in config
+    assert 'url = "/dev/ttyAMA0"' in run.read("etc/boardkeeper/factional.toml")
+    assert "DeviceAllow=/dev/ttyAMA0 rw" in run.read(f"{UNIT_DIR}/table.conf").splitlines()
+    assert "serial0 is the debug connector" in run.result.stdout
+
+
+@needs_tools
+def test_a_pico_on_usb_needs_nothing_enabled(fake_pi: Path, tmp_path: Path) -> None:
+    _uart_pi(fake_pi, "Raspberry Pi 4 Model B Rev 1.5")
+    usb = tmp_path / "usb.toml"
+    text = (PROFILES / "hannibal-bridge.toml").read_text()
+    assert 'url = "/dev/serial0"' in text
+    usb.write_text(text.replace('url = "/dev/serial0"', 'url = "/dev/ttyACM0"'))
+    run = _install(fake_pi, str(usb))
+    assert run.result.returncode == 0, run.result.stderr
+    assert "on /dev/ttyACM0: nothing to enable" in run.result.stdout
+    assert "enable_uart" not in run.read("boot/firmware/config.txt")
+    assert run.read("boot/firmware/cmdline.txt") == CMDLINE
+    assert "DeviceAllow=/dev/ttyACM0 rw" in run.read(f"{UNIT_DIR}/table.conf").splitlines()
