@@ -20,7 +20,7 @@ from enum import Enum
 
 from controller.events import CellChanged
 from controller.loop import EventLoop
-from controller.move_match import Kind, Projection, fixup_list, label, move_match
+from controller.move_match import Kind, Projection, fixup_list, label, move_match, occupied
 from engines.base import GameState, Move
 
 STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
@@ -123,11 +123,16 @@ class Referee:
         expected = {loc for loc, (_, n) in self.position().occupancy().items() if n > 0}
         return tuple(sorted(expected - self.sensed - self.ignored))
 
+    def expected(self) -> frozenset[str]:
+        """The locations the position says hold pieces: read from the engine's occupancy alone (no legal
+        move is projected for a board that must only stand still)."""
+        return occupied(self.position().occupancy())
+
     def board_matches(self) -> bool:
-        return self.seen() == self.projection().before_set - self.ignored
+        return self.seen() == self.expected() - self.ignored
 
     def fixup_list(self) -> tuple[str, ...]:
-        return fixup_list(self.projection().before, self.seen(), frozenset(self.ignored))
+        return fixup_list(self.position().occupancy(), self.seen(), frozenset(self.ignored))
 
     def grace_over(self) -> bool:
         """The board has been quiet for the grace period: whoever was moving has stopped (a stack moved by
@@ -243,7 +248,7 @@ class Referee:
         ("lift N" that never clears) or dead ("put N yellow on X" that never registers)."""
         if self._fixup_since is None or self.loop.clock.now() - self._fixup_since[1] < STUCK_S:
             return None
-        wrong = self.seen() ^ (self.projection().before_set - self.ignored)
+        wrong = self.seen() ^ (self.expected() - self.ignored)
         for instruction in self.fixups:
             named = instruction.split()[-1]  # "lift 17", "put 1 on lane:noiro:3": a label or the location
             location = next((loc for loc in wrong if named in (loc, label(loc))), None)

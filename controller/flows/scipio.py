@@ -5,7 +5,7 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
     ENTRY (organisation / cards, hidden) --both in--> BOARD (tokens on the formations) | REVEAL | OVER
     REVEAL --OK--> DAMAGE (one field at a time, strike order) --counted + OK--> DAMAGE | MENU | ENTRY
     MENU (draw or pass, each New Orders effect) --OK--> MENU | ENTRY | DAMAGE | OVER
-    any phase --a formation's reed opens while it holds tokens--> MISMATCH --reed closes / OK--> (back)
+    any phase --a formation reads other than the engine counts--> MISMATCH --reads right / OK--> (back)
 
 BOARD comes once at set-up and again first thing after a restart (the tokens may have been moved while
 the table was off, and reeds read nothing until the first scan): every formation must read full and the
@@ -13,9 +13,15 @@ players confirm the counts on the screen before play goes on, at whatever step t
 reveal that was the journal's last line is shown again.
 
 Scipio's reeds say only "empty or not" (one per formation), so they check the engine's counts rather
-than make moves: every decision comes from buttons. Shuffles and draws come from the dice source and are
-journaled before they are shown. The flow never decides a rule: moves are parsed and applied by the
-engine, and each is journaled (fsynced) before the screen shows its effect.
+than make moves: every decision comes from buttons. They are judged by the sensed-board loop every sensed
+game shares (``controller.sensed``), as a board that must stand still: a formation that should hold tokens
+and reads empty, or one that should be empty and reads full (a token left on a destroyed formation), stops
+play at once (no settle or grace time: nothing here is a move in progress) until it is put right or the
+players vouch for the tokens with OK (the reed is ignored from then on, a journal note says so).
+
+Shuffles and draws come from the dice source and are journaled before they are shown. The flow never
+decides a rule: moves are parsed and applied by the engine, and each is journaled (fsynced) before the
+screen shows its effect.
 """
 
 from __future__ import annotations
@@ -25,12 +31,12 @@ from enum import Enum
 from typing import Any
 
 from controller.events import ButtonEvent, CellChanged, Event, Press
-from controller.flows import FlowContext, TableParts
+from controller.flows import FlowContext
 from controller.flows import scipio_screens as screens
 from controller.journal import read
-from controller.referee import Referee
+from controller.referee import Stage
 from controller.screen import Screen
-from controller.sensed import ignore_sensor
+from controller.sensed import SensedBoard, SensedFlow, ignore_sensor
 from engines.base import Move
 from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location, parse
 from engines.scipio.rules import field_formations
@@ -62,7 +68,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-class ScipioFlow(TableParts[State]):
+class ScipioFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
     ``pads`` says whether the profile has per-army card pads; without them secret cards are entered on
@@ -82,9 +88,10 @@ class ScipioFlow(TableParts[State]):
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
         self.pads = any(name.startswith(CARD) for name in context.profile.buttons)  # card pads, where wired
-        # the board referee keeps the sensed reeds and the ones declared broken; Scipio asks it only
-        # "empty or not" (settle and grace times do not apply: nothing here is judged as a move)
-        self.referee = Referee(self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0)
+        # settle and grace times do not apply: nothing here is judged as a move, the reeds only stand still
+        self.board = SensedBoard(self, self.loop, lambda: self.game, settle_s=0.0, grace_s=0.0, log=self._log,
+                                 journal=self.journal)
+        self.referee = self.board.referee
         self.board_set = False  # the reeds were judged against the engine since this flow started
         self.notice = ""
         self.hidden_open = False  # the hand-off screen was acknowledged: the entry is on screen
@@ -96,7 +103,6 @@ class ScipioFlow(TableParts[State]):
         self.selected = 0
         self.revealed: dict[str, dict[str, int]] = {}
         self.revealed_at = (self.game.round, self.game.phase)  # the engine moves on at once when nothing is damaged
-        self.missing: tuple[str, ...] = ()
         self._back_to: Phase | None = None
         self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
         self._pressed_at = 0.0
@@ -109,9 +115,22 @@ class ScipioFlow(TableParts[State]):
         return self.referee.ignored
 
     @property
+    def missing(self) -> tuple[str, ...]:
+        """Formations that hold tokens but read empty."""
+        return self.referee.missing()
+
+    @property
+    def extra(self) -> tuple[str, ...]:
+        """Formations the engine says are empty that read full: tokens left on them."""
+        return tuple(sorted(self.referee.seen() - self.referee.expected()))
+
+    @property
     def fixups(self) -> tuple[str, ...]:
-        """What the players must put right: formations that hold tokens but read empty."""
-        return tuple(f"put 1 on {loc}" for loc in self.missing) if self.state is Phase.MISMATCH else ()
+        """What the players must put right, by whole location (``rome:yellow.0``: two armies share the formation
+        names): tokens on the formations that read empty, none on those that should be empty."""
+        if self.state is not Phase.MISMATCH:
+            return ()
+        return tuple(f"put 1 on {loc}" for loc in self.missing) + tuple(f"lift {loc}" for loc in self.extra)
 
     def start(self) -> None:
         self._recall_reveal()
@@ -133,26 +152,63 @@ class ScipioFlow(TableParts[State]):
     # -- events -------------------------------------------------------------------------------------------
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, CellChanged):
-            self._cell(event)
+        if isinstance(event, CellChanged) and event.location is not None:
+            self._mismatch_at = event.at
         elif isinstance(event, ButtonEvent) and event.kind is Press.PRESS:
             if self.state is Phase.MISMATCH and event.at - self._mismatch_at < MISMATCH_GUARD_S:
                 return  # pressed for the screen before: never let it declare a reed broken
             self._pressed_at = event.at
-            self._button(event.button)
+        super().handle(event)
 
-    def _cell(self, event: CellChanged) -> None:
-        if not self.referee.sense(event):
-            return
-        self._mismatch_at = event.at
-        self._check_board()
+    # -- the reeds, as the sensed-board loop asks ---------------------------------------------------------
 
-    def _button(self, button: str) -> None:
+    def board_stage(self) -> Stage | None:
+        """Judged once the tokens are on the table and until the end; the set-up check is a set-up."""
+        if (not self.board_set and self.state is not Phase.BOARD) or self.game.is_over():
+            return None
+        return {Phase.BOARD: Stage.SETUP, Phase.MISMATCH: Stage.FIXUP}.get(self.state, Stage.PLAY)
+
+    def moves_allowed(self) -> bool:
+        return False  # the reeds never make a move
+
+    def board_right(self) -> None:
+        if self.state is Phase.MISMATCH:
+            self._leave_mismatch()
+        elif self.state is Phase.BOARD:
+            self._board_changed()
+
+    def misplaced(self) -> bool:
+        self._back_to = self.state
+        wrong = [f"{loc} reads empty" for loc in self.missing] + [f"{loc} holds tokens" for loc in self.extra]
+        self._log(f"mismatch: {', '.join(wrong)}")
+        return self.mismatch()
+
+    def cancel(self) -> bool:
+        return False  # no question is ever about the board
+
+    def commit(self, move: Move) -> None:
+        raise AssertionError(f"the reeds proved {move}, but they prove no move")
+
+    def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
+        raise AssertionError("the reeds offer no moves")
+
+    def takeback_offered(self) -> bool:
+        return False  # "empty or not" never stands for an earlier position
+
+    def _board_changed(self) -> None:
+        """At the set-up check the screen follows the reeds: a new list of empty ones is named afresh."""
+        if self.notice.startswith("empty: "):  # the list changed: OK names the new one first
+            self.notice = ""
+        self.redraw()
+
+    # -- the buttons ----------------------------------------------------------------------------------------
+
+    def press(self, button: str) -> None:
         phase = self.state
         if phase is Phase.MISMATCH:
-            if button == "OK":  # the players vouch for the tokens: that reed is broken
-                self._ignore(self.missing)
-                self._leave_mismatch()
+            if button == "OK":  # the players vouch for the tokens: those reeds are broken
+                self._ignore((*self.missing, *self.extra))
+                self.board.judge(settled=True)
         elif phase is Phase.ENTRY:
             self._entry_button(button)
         elif phase is Phase.BOARD:
@@ -179,7 +235,6 @@ class ScipioFlow(TableParts[State]):
             return
         if self.missing:
             self._ignore(self.missing)
-            self.missing = ()
         self.board_set = True
         self.notice = ""
         if self.revealed:
@@ -197,8 +252,8 @@ class ScipioFlow(TableParts[State]):
                 self.finish()
                 return
             if not self.board_set and all(t is not None for t in g.troops.values()):
-                self._check_board()
                 self.ask_board()
+                self.board.judge(settled=True)
                 return
             if not g.is_chance():
                 break
@@ -207,8 +262,9 @@ class ScipioFlow(TableParts[State]):
                 return
             self._announce(move)
         self.notice = ""
-        if self._check_board():
-            return
+        self.board.judge(settled=True)
+        if self.state is Phase.MISMATCH:
+            return  # the tokens first: play goes on where it was once they are right
         step = self.game.step
         if step in ("org", "place"):
             self._open_entry()
@@ -358,35 +414,9 @@ class ScipioFlow(TableParts[State]):
         for reed in locations:
             ignore_sensor(self.referee, self.journal, self._log, reed)
 
-    def _check_board(self) -> bool:
-        """Compare the reeds with the engine; a formation that should hold tokens but reads empty stops
-        play until it is put right (or the players declare the reed broken). True while stopped."""
-        g = self.game
-        self.missing = self.referee.missing()
-        if self.state is Phase.BOARD:
-            if self.notice.startswith("empty: "):  # the list changed: OK names the new one first
-                self.notice = ""
-            self.redraw()
-            return False
-        if not self.board_set or g.is_over():
-            return False
-        if self.missing and self.state is not Phase.MISMATCH:
-            self._back_to = self.state
-            self._log(f"mismatch: {', '.join(self.missing)} read empty but hold tokens")
-            self.mismatch()
-            return True
-        if self.state is Phase.MISMATCH:
-            if not self.missing:
-                self._leave_mismatch()
-            else:
-                self.redraw()
-            return True
-        return False
-
     def _leave_mismatch(self) -> None:
         back = self._back_to
         self._back_to = None
-        self.missing = ()
         triggers: Mapping[Phase | None, Callable[[], bool]] = {
             Phase.ENTRY: self.ask_entry, Phase.DAMAGE: self.ask_damage, Phase.MENU: self.ask_menu,
             Phase.REVEAL: self.reveal, Phase.BOARD: self.ask_board}
@@ -433,8 +463,8 @@ class ScipioFlow(TableParts[State]):
         if phase is Phase.OVER:
             return screens.position_screen(g)
         if phase is Phase.MISMATCH:
-            lines = tuple(f"{loc} reads empty" for loc in self.missing[:2])
-            return Screen("Board mismatch!", (*lines, "put the tokens back", "OK: sensor broken"),
+            lines = (*(f"{loc} reads empty" for loc in self.missing), *(f"{loc} not empty" for loc in self.extra))[:2]
+            return Screen("Board mismatch!", (*lines, "tokens as counted", "OK: sensor broken"),
                           footer="play waits")
         if phase is Phase.BOARD:
             empty = f"{len(self.missing)} formation{'s' if len(self.missing) > 1 else ''} empty"
