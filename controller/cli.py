@@ -89,7 +89,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--speed", type=float, metavar="F", help="simulated seconds per real second, so a person can "
                       "watch (default 1 with --web, else as fast as it goes)")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
-    play.add_argument("game", help=game_help)
+    play.add_argument("game", nargs="?", help=game_help)
+    play.add_argument("--menu", type=Path, metavar="DIR", help="the real table's own game menu on the OLED: the board "
+                      "profiles installed in DIR, the last chosen remembered, an unfinished game offered first; "
+                      "hold BACK after a game to come back to it")
     play.add_argument("--profile", help="board profile (default: GAME, or GAME-sim with --sim)")
     play.add_argument("--journal", type=Path, help="journal file (default: in the state directory); "
                       "an unfinished one is resumed")
@@ -427,6 +430,17 @@ def terminal_seats(asked: list[str], seats: tuple[str, ...], *, bots: bool, game
 
 
 def play(args: argparse.Namespace) -> int:
+    if args.menu is not None:
+        given = [flag for flag, value in (("GAME", args.game), ("--profile", args.profile), ("--journal", args.journal),
+                                          ("--sim", args.sim), ("--as", args.humans), ("--players", args.players),
+                                          ("--seed", args.seed), ("--seat", args.seat), ("--think-ms", args.think_ms),
+                                          ("--web", args.web)) if value]
+        if given:
+            raise UsageError(f"--menu plays the boards installed in {args.menu} with their profiles' settings: "
+                             f"not with {', '.join(given)}")
+        return play_menu(args.menu)
+    if args.game is None:
+        raise UsageError("play needs a GAME (boardkeeper games), or --menu DIR of board profiles")
     info = game_info(args.game)
     path = args.journal or state_dir() / f"{info.name}.jsonl"
     try:
@@ -453,20 +467,10 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
     if args.humans:
         raise UsageError("--as is for --sim only: at the real table everyone plays")
-    from controller.dice import Dice
-    from controller.table import (
-        ask_resume,
-        attach_game,
-        await_next_game,
-        build_io,
-        load_backend,
-        say_stopped,
-        stop_table,
-    )
+    from controller.table import build_io, load_backend, say_stopped
 
     profile = game_profile(info, args.profile or info.name, simulated=None)
     bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
-    kinds = _bots(info, seats, args.seat)
     try:
         hardware = load_backend(profile)
     except RuntimeError as e:
@@ -477,14 +481,29 @@ def play(args: argparse.Namespace) -> int:
     if web is not None:
         io.feed.watch(web.see)
     try:
-        resumed = ask_resume(io, path)
+        play_games(io, info, path, options=options, seats=seats, bots=bots, given=args.seat, think_ms=args.think_ms)
     except StopRequested as e:
         say_stopped(io.display, io.feed, io.oled)
+        log.info("stopped by %s; the game is safe in %s", e, path)
+    finally:
         if web is not None:
             web.stop()
-        log.info("stopped by %s; the game is safe in %s", e, path)
-        return 0
-    game_bots = resumed_bots(info, seats, path, args.seat, bots, args.think_ms, profile) if resumed else bots
+    return 0
+
+
+def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], seats: tuple[str, ...],
+               bots: dict[str, Bot], given: list[str], think_ms: int | None, web: Any = None,
+               menu: bool = False) -> None:
+    """The real table's games, one after another on ``io``: the saved one offered first (resumed with the bots
+    it began with), then each new one when the players ask for it; with a game menu (``menu``) until they hold
+    BACK after a game. A stop (``StopRequested``) leaves the game saved and "Stopped" on the OLED."""
+    from controller.dice import Dice
+    from controller.table import ask_resume, attach_game, await_next_game, stop_table
+
+    profile = io.profile
+    kinds = _bots(info, seats, given)
+    resumed = ask_resume(io, path)
+    game_bots = resumed_bots(info, seats, path, given, bots, think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
         table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)
         if web is not None:
@@ -495,13 +514,62 @@ def play(args: argparse.Namespace) -> int:
             table.loop.run(until=table.finished)
             table.log_over()
             table.journal.close()
-            await_next_game(io, path)
-        except StopRequested as e:
+            if not await_next_game(io, path, menu=menu):
+                return
+        except StopRequested:
             stop_table(table)
-            if web is not None:
-                web.stop()
-            log.info("stopped by %s; the game is safe in %s", e, path)
-            return 0
+            raise
+
+
+def play_menu(folder: Path, attach: Callable[[Any], None] | None = None) -> int:
+    """``play --menu DIR``: the boards installed in ``folder`` on the OLED's menu; the chosen one's games, game
+    after game, until the players hold BACK after one: the menu again. ``attach(io)`` is told of each board's
+    parts as they are built (the web page could watch them; a test puts its hands on the simulated board)."""
+    from controller.menu import choose_board, first_choice, installed_boards
+    from controller.table import build_io, load_backend, say_stopped
+
+    boards = installed_boards(folder)
+    if not boards:
+        raise UsageError(f"--menu {folder}: no board profile there that checks out (boardkeeper check-config)")
+    state = state_dir()
+    state.mkdir(parents=True, exist_ok=True)
+    current, io = None, None
+    try:
+        while True:
+            if io is None:  # the menu on the board it opens on: the one most likely plugged in
+                board = boards[first_choice(boards, state)] if current is None else current
+                io = _board_io(board, build_io, load_backend, attach)
+                current = board
+            chosen = choose_board(io, boards, state) if len(boards) > 1 else boards[0]
+            if chosen is not current:
+                io.close()
+                io = _board_io(chosen, build_io, load_backend, attach)
+                current = chosen
+            info = game_info(chosen.game)
+            path = state / f"{info.name}.jsonl"
+            announce(info.name, chosen.path, path)
+            play_games(io, info, path, options=info.options(sim=False), seats=info.seats(None),
+                       bots=table_bots(info, info.seats(None), [], None, chosen, saved_search=_saved_search(path)),
+                       given=[], think_ms=None, menu=len(boards) > 1)
+            if len(boards) == 1:
+                return 0
+    except StopRequested as e:
+        if io is not None:
+            say_stopped(io.display, io.feed, io.oled)
+        log.info("stopped by %s; every game is safe in %s", e, state)
+    return 0
+
+
+def _board_io(board: Any, build_io: Callable[..., Any], load_backend: Callable[[Any], Any],
+              attach: Callable[[Any], None] | None) -> Any:
+    try:
+        hardware = load_backend(board)
+    except RuntimeError as e:
+        raise UsageError(f"{board.path}: {e}") from None
+    io = build_io(board, hardware)
+    if attach is not None:
+        attach(io)
+    return io
 
 
 def export_journal(path: Path, out: Path | None) -> int:

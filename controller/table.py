@@ -217,6 +217,17 @@ class TableIO:
     feed: StateFeed  # the table state, handed to every view after each loop turn
     oled: OledView
 
+    def close(self) -> None:
+        """Let go of the board's parts (the buttons' pins, the matrix lines, the serial link, the pin factory),
+        so that another installed board can take them: the game menu changes boards without a restart."""
+        if self.gpio is not None:
+            self.gpio.close()
+        for part in (self.inputs.scanner, getattr(self.hardware, "link", None), self.hardware.pin_factory,
+                     self.hardware):  # the hardware's own close, where it has more (the simulated MCU's pty)
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
+
 
 def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | None = None) -> TableIO:
     """The table's hardware side; ``echo`` hears each screen the OLED draws (a headless run prints it)."""
@@ -327,21 +338,27 @@ def ask_resume(io: TableIO, path: Path) -> bool:
     return answer[0]
 
 
-def await_next_game(io: TableIO, path: Path) -> None:
+def await_next_game(io: TableIO, path: Path, *, menu: bool = False) -> bool:
     """After a game ends its result stays on screen; OK asks "New game?", and OK again keeps the finished
-    journal aside and returns, so the table never has to be restarted to play again."""
+    journal aside and returns True, so the table never has to be restarted to play again. With a game menu
+    (``menu``), holding BACK returns False: back to the menu."""
     asked: list[bool] = []
     done: list[bool] = []
     result = io.display.current
 
     def handle(event: Event) -> None:
-        if not (isinstance(event, ButtonEvent) and event.kind is Press.PRESS):
+        if not isinstance(event, ButtonEvent):
+            return
+        if menu and event.button == "BACK" and event.kind is Press.HOLD:
+            done.append(False)
+        if event.kind is not Press.PRESS:
             return
         if event.button == "OK" and asked:
             done.append(True)
         elif event.button == "OK":
             asked.append(True)
-            io.display.show(Screen("New game?", ("OK = start it", "BACK = see the result"), footer="saved"))
+            lines = ("OK = start it", "BACK = see the result", *(("hold BACK = menu",) if menu else ()))
+            io.display.show(Screen("New game?", lines, footer="saved"))
         elif event.button == "BACK" and asked and result is not None:
             asked.clear()
             io.display.show(result)
@@ -349,6 +366,7 @@ def await_next_game(io: TableIO, path: Path) -> None:
     io.loop.set_handler(handle)
     io.loop.run(until=lambda: bool(done))
     set_aside(path, "finished")
+    return done[0]
 
 
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
