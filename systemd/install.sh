@@ -16,15 +16,15 @@ set -euo pipefail
 root=${BOARDKEEPER_ROOT:-}
 [ "$(id -u)" = 0 ] || { echo "install.sh: run as root (sudo)" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
-profile=${1:-$src/hw_config/profiles/hannibal.toml}
-[ -f "$profile" ] || { echo "install.sh: no profile at $profile" >&2; exit 2; }
+[ $# -gt 0 ] || set -- "$src/hw_config/profiles/hannibal.toml"
+for profile in "$@"; do [ -f "$profile" ] || { echo "install.sh: no profile at $profile" >&2; exit 2; }; done
 prefix=/opt/boardkeeper
 etc=/etc/boardkeeper
 unit=/etc/systemd/system/boardkeeper.service
 
-# The profile's [board] values, read as TOML (Bookworm's python3 is 3.11: tomllib is there).
+# A profile's [board] values, read as TOML (Bookworm's python3 is 3.11: tomllib is there).
 board_value() {
-    python3 - "$profile" "$1" <<'EOF'
+    python3 - "$1" "$2" <<'EOF'
 import sys, tomllib
 try:
     with open(sys.argv[1], "rb") as f:
@@ -34,11 +34,18 @@ except (OSError, ValueError) as e:
 print(value if isinstance(value, str) else "")
 EOF
 }
-game=$(board_value game)
-case $game in
-    ""|*[!a-z0-9_-]*) echo "install.sh: $profile: [board] game must name a game (boardkeeper games)" >&2; exit 2 ;;
-esac
-layout=$(board_value layout)
+# One profile is installed as GAME.toml and the unit plays it; several (a table with more than one board) each
+# under its own file name, and the unit starts on the table's game menu of them (play --menu).
+names=()
+for profile in "$@"; do
+    game=$(board_value "$profile" game)
+    case $game in
+        ""|*[!a-z0-9_-]*) echo "install.sh: $profile: [board] game must name a game (boardkeeper games)" >&2; exit 2 ;;
+    esac
+    name=$game.toml; [ $# -eq 1 ] || name=$(basename "$profile")
+    case " ${names[*]} " in *" $name "*) echo "install.sh: two profiles named $name" >&2; exit 2 ;; esac
+    names+=("$name")
+done
 
 echo "== packages"
 apt-get update -q
@@ -64,16 +71,23 @@ python3 -m venv --system-site-packages "$root$prefix/.venv"
 install -m 0644 "$src/README.md" "$root$prefix/README.md"  # the unit's Documentation=
 echo "   $(du -sh "$root$prefix" | cut -f1) in $prefix"
 
-echo "== profile: $etc/$game.toml"
 install -d -m 0755 "$root$etc"
-install -m 0644 "$profile" "$root$etc/$game.toml"
-case $layout in  # a layout file beside the profile goes beside it again; one named by game is in the package
-    *.toml)
-        install -m 0644 "$(dirname "$profile")/$layout" "$root$etc/$(basename "$layout")"
-        sed -i "s#^layout *= *\"$layout\"#layout = \"$(basename "$layout")\"#" "$root$etc/$game.toml" ;;
-esac
-wiring=$("$root$prefix/.venv/bin/boardkeeper" check-config "$root$etc/$game.toml" --wiring)
-echo "$wiring" | head -n 1
+wiring=""
+i=0
+for profile in "$@"; do
+    name=${names[$i]}; i=$((i + 1))
+    echo "== profile: $etc/$name"
+    install -m 0644 "$profile" "$root$etc/$name"
+    layout=$(board_value "$profile" layout)
+    case $layout in  # a layout file beside the profile goes beside it again; one named by game is in the package
+        *.toml)
+            install -m 0644 "$(dirname "$profile")/$layout" "$root$etc/$(basename "$layout")"
+            sed -i "s#^layout *= *\"$layout\"#layout = \"$(basename "$layout")\"#" "$root$etc/$name" ;;
+    esac
+    checked=$("$root$prefix/.venv/bin/boardkeeper" check-config "$root$etc/$name" --wiring)
+    echo "$checked" | head -n 1
+    wiring+=$checked$'\n'
+done
 
 echo "== I2C on at 400 kHz, i2c-dev loaded at boot"
 reboot_needed=no
@@ -107,16 +121,16 @@ rm "$modules.old"
 # The board's microcontroller on the Pi's own UART (check-config --wiring says so, naming GPIO 14 and 15): the
 # UART on and no serial console on it, as raspi-config's "Serial Port" does (a Pi 5: UART0 on those pins is
 # /dev/ttyAMA0, serial0 there being the debug connector). On USB (/dev/ttyACM0): nothing to enable.
-port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' "$root$etc/$game.toml" | head -n 1)
 if echo "$wiring" | grep -q "on the Pi's UART"; then
     echo "== the UART on GPIO 14 and 15 for the board's microcontroller, no serial console on it"
     if grep -qs "Raspberry Pi 5" "$root/proc/device-tree/model"; then
         [ -f "$config" ] && set_config_var dtparam=uart0 on "$config"
-        if [ "$port" = /dev/serial0 ]; then
-            sed -i 's#^url *= *"/dev/serial0"#url = "/dev/ttyAMA0"#' "$root$etc/$game.toml"
-            port=/dev/ttyAMA0
-            echo "   a Pi 5: the header's UART is /dev/ttyAMA0 (serial0 is the debug connector): $etc/$game.toml says so"
-        fi
+        for name in "${names[@]}"; do
+            if grep -q '^url *= *"/dev/serial0"' "$root$etc/$name"; then
+                sed -i 's#^url *= *"/dev/serial0"#url = "/dev/ttyAMA0"#' "$root$etc/$name"
+                echo "   a Pi 5: the header's UART is /dev/ttyAMA0 (serial0 is the debug connector): $etc/$name says so"
+            fi
+        done
         echo "   dtparam=uart0=on in config.txt"
     else
         [ -f "$config" ] && set_config_var enable_uart 1 "$config"
@@ -135,27 +149,30 @@ if echo "$wiring" | grep -q "on the Pi's UART"; then
     else
         echo "   no cmdline.txt found: take the serial console off the UART yourself (raspi-config, Serial Port)" >&2
     fi
-elif [ -n "$port" ]; then
-    echo "== the board's microcontroller on $port: nothing to enable"
 fi
+# Each board's serial port and display bus: device access is narrowed to them below.
+ports=(); buses=()
+for name in "${names[@]}"; do
+    port=$(sed -n 's/^url *= *"\(\/dev\/[^"]*\)".*/\1/p' "$root$etc/$name" | head -n 1)
+    bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' "$root$etc/$name" | head -n 1)
+    case $port in /dev/ttyACM*|/dev/ttyUSB*) echo "== the board's microcontroller on $port: nothing to enable" ;; esac
+    [ -z "$port" ] || ports+=("$port")
+    buses+=("${bus:-1}")
+done
 
-echo "== unit: boardkeeper play $game"
+if [ ${#names[@]} -eq 1 ]; then play="play $game --profile $etc/${names[0]}"; else play="play --menu $etc"; fi
+echo "== unit: boardkeeper $play"
 install -D -m 0644 "$src/systemd/boardkeeper.service" "$root$unit"
-# The game and profile this table plays, and device access narrowed to what the profile uses: the GPIO
-# chips, its display's I2C bus and, for a board read over serial (backend "bridge"), the port it names.
-bus=$(sed -n 's/^bus *= *\([0-9][0-9]*\).*/\1/p' "$root$etc/$game.toml" | head -n 1)
+# What this table plays, and device access narrowed to what its boards use: the GPIO chips, the displays'
+# I2C buses and, for a board read over serial (backend "bridge"), the port it names.
 install -d -m 0755 "$root$unit.d"
-cat > "$root$unit.d/table.conf" <<EOC
-[Service]
-ExecStart=
-ExecStart=$prefix/.venv/bin/boardkeeper play $game --profile $etc/$game.toml
-DeviceAllow=
-DeviceAllow=/dev/gpiochip0 rw
-DeviceAllow=/dev/gpiochip4 rw
-DeviceAllow=/dev/gpiomem rw
-DeviceAllow=/dev/i2c-${bus:-1} rw
-${port:+DeviceAllow=$port rw}
-EOC
+{
+    printf '[Service]\nExecStart=\nExecStart=%s/.venv/bin/boardkeeper %s\n' "$prefix" "$play"
+    printf 'DeviceAllow=\nDeviceAllow=/dev/gpiochip0 rw\nDeviceAllow=/dev/gpiochip4 rw\nDeviceAllow=/dev/gpiomem rw\n'
+    printf 'DeviceAllow=/dev/i2c-%s rw\n' $(printf '%s\n' "${buses[@]}" | sort -u)
+    for port in $(printf '%s\n' "${ports[@]}" | sort -u); do printf 'DeviceAllow=%s rw\n' "$port"; done
+} > "$root$unit.d/table.conf"
+bus=${buses[0]}
 rm -f "$root$unit.d/devices.conf"  # the name an earlier install.sh used for part of this
 systemctl daemon-reload
 systemctl enable boardkeeper.service

@@ -194,3 +194,17 @@ def test_a_pico_on_usb_needs_nothing_enabled(fake_pi: Path, tmp_path: Path) -> N
     assert "enable_uart" not in run.read("boot/firmware/config.txt")
     assert run.read("boot/firmware/cmdline.txt") == CMDLINE
     assert "DeviceAllow=/dev/ttyACM0 rw" in run.read(f"{UNIT_DIR}/table.conf").splitlines()
+
+
+@needs_tools
+def test_several_profiles_are_installed_by_name_and_the_unit_starts_on_the_game_menu(fake_pi: Path) -> None:
+    _uart_pi(fake_pi, "Raspberry Pi 4 Model B Rev 1.5")
+    run = _install(fake_pi, str(PROFILES / "hannibal.toml"), str(PROFILES / "factional.toml"))
+    assert run.result.returncode == 0, run.result.stderr
+    assert sorted(p.name for p in (fake_pi / "etc/boardkeeper").iterdir()) == ["factional.toml", "hannibal.toml"]
+    unit = run.read(f"{UNIT_DIR}/table.conf").splitlines()
+    assert "ExecStart=/opt/boardkeeper/.venv/bin/boardkeeper play --menu /etc/boardkeeper" in unit
+    assert "DeviceAllow=/dev/serial0 rw" in unit and unit.count("DeviceAllow=/dev/i2c-1 rw") == 1
+    assert "enable_uart=1" in run.read("boot/firmware/config.txt").splitlines()  # the tray's Pico is on the UART
+    both = [c for c in run.commands if c.startswith("boardkeeper check-config")]
+    assert len(both) == 2 and all(c.endswith("--wiring") for c in both)
