@@ -278,18 +278,17 @@ def public(screen: Screen | None, names: Mapping[str, str]) -> Screen | None:
     return look_away(names.get(screen.private) or screen.headline or screen.private)
 
 
-def saved_game(path: Path) -> str | None:
+def saved_game(path: Path) -> tuple[str | None, str]:
     """What to do with the journal at ``path``: None (nothing there), "unfinished" (ask), "damaged" (say so
-    and keep it aside) or "finished" (keep it aside and start anew)."""
+    and keep it aside) or "finished" (keep it aside and start anew); and what is wrong with a damaged one."""
     if not path.exists() or path.stat().st_size == 0:
-        return None
+        return None, ""
     try:
         contents = read(path)
         replay(contents, path)
     except JournalError as e:
-        log.error("%s", e)
-        return "damaged"
-    return "finished" if contents.finished else "unfinished"
+        return "damaged", str(e)
+    return "finished" if contents.finished else "unfinished", ""
 
 
 def set_aside(path: Path, kind: str) -> Path:
@@ -301,23 +300,24 @@ def set_aside(path: Path, kind: str) -> Path:
     return aside
 
 
-def keep_finished_aside(path: Path) -> tuple[str | None, Path | None]:
+def keep_finished_aside(path: Path) -> tuple[str | None, str, Path | None]:
     """The one rule for a journal that already holds a game, for ``play``, ``play --sim`` and ``demo``
     alike: a finished game is kept aside (renamed) and a new one starts at ``path``. Returns what
-    ``saved_game`` found there, and where a finished game now is."""
-    kind = saved_game(path)
+    ``saved_game`` found there (and why a damaged one is), and where a finished game now is."""
+    kind, why = saved_game(path)
     if kind == "finished":  # the last game ended: keep it, and the table is ready for the next
-        return kind, set_aside(path, kind)
-    return kind, None
+        return kind, why, set_aside(path, kind)
+    return kind, why, None
 
 
 def ask_resume(io: TableIO, path: Path) -> bool:
     """On the OLED: resume the saved game (OK) or start a new one (BACK). A new game keeps the old
     journal beside it, renamed, so nothing is ever lost. Returns True to resume."""
-    kind, _ = keep_finished_aside(path)
+    kind, why, _ = keep_finished_aside(path)
     if kind in (None, "finished"):
         return False
     if kind == "damaged":
+        log.error("%s", why)
         screen = Screen("Saved game damaged", ("see the log", "BACK = new game"), footer="old file is kept")
     else:
         screen = Screen("Resume the game?", (f"{path.stem}", "OK = resume", "BACK = new game"))

@@ -245,7 +245,7 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     def out(text: str) -> None:
         write(text + "\n")
 
-    _, aside = keep_finished_aside(journal)
+    *_, aside = keep_finished_aside(journal)
     if aside is not None:
         out(f"the game in {journal} is over; kept as {aside.name}, starting a new one")
     prof = profile

@@ -110,7 +110,9 @@ def test_demo_on_a_damaged_journal_refuses_instead_of_re_rolling(tmp_path: Path,
     result = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "hannibal", "--seed", "6", "--journal",
                              str(path), "--quiet"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.strip().count("\n") == 0 and f"j.jsonl:{len(lines)}: not JSON" in result.stderr
+    said = result.stderr.strip().splitlines()
+    assert said[-1].startswith("error: ") and f"j.jsonl:{len(lines)}: not JSON" in said[-1]
+    assert all(" INFO " in line for line in said[:-1]), said  # the log's start line; the damage said once
     assert path.read_bytes() == damaged  # the roll the screen showed is still there, nothing appended
 
 
