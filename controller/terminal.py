@@ -169,10 +169,18 @@ class Terminal:
         tip moved are the bots' hands' to put right: the prompt does not come back while they move them."""
         flow = self.table.flow
         quiet = 0
+        said = False
         for _ in range(900):
             if self.table.finished() or persons_to_fix(flow, self.table.journal, self.bots):
                 return
             seq = flow.seq
+            bot_turn = flow.game.current_player in self.bots
+            busy = self.players is not None and not self.players.idle()
+            if (bot_turn or busy) and not said:  # the prompt is held back: say for whom
+                names = self.profile.seats
+                shown = [n if (n := names.get(b, b)) != b else b.capitalize() for b in self.bots]
+                self.out(f"(waiting for the bots: {', '.join(shown)})")
+                said = True
             self.run(1.0)
             bot_turn = flow.game.current_player in self.bots
             busy = self.players is not None and not self.players.idle()

@@ -89,6 +89,18 @@ def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
     assert "cannot do that: no location '99' on this board" in result.stdout
 
 
+def test_the_terminal_says_when_it_waits_for_the_bots(tmp_path: Path) -> None:
+    """The prompt is held back while a bot decides and its hands move the pieces: a line says so, before the
+    bot's step, and the prompt comes back only when it is the person's turn again."""
+    result = _run("play", "hannibal", "--sim", "--seed", "3", "--journal", str(tmp_path / "j.jsonl"),
+                  stdin="fix\nroll\nok\nok\nquit\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "(waiting for the bots: Blue)" in out, out
+    after = out.split("(waiting for the bots: Blue)", 1)[1]
+    assert after.index("Blue to move") < after.index("Yellow") and after.rstrip().endswith("resumes it")
+
+
 def test_bench_runs_a_benchmark_by_name_with_its_options(capfd: pytest.CaptureFixture[str]) -> None:
     """``boardkeeper bench NAME OPTIONS`` is ``python -m bench.NAME OPTIONS`` (DESIGN's CLI names it), its exit
     code included: a random bot's decisions are far inside the target whatever the machine."""
