@@ -525,31 +525,30 @@ def play_menu(folder: Path, attach: Callable[[Any], None] | None = None) -> int:
     """``play --menu DIR``: the boards installed in ``folder`` on the OLED's menu; the chosen one's games, game
     after game, until the players hold BACK after one: the menu again. ``attach(io)`` is told of each board's
     parts as they are built (the web page could watch them; a test puts its hands on the simulated board)."""
-    from controller.menu import choose_board, first_choice, installed_boards
-    from controller.table import build_io, load_backend, say_stopped
+    from controller.menu import choose_board, first_choice, installed_boards, saved_boards
+    from controller.table import say_stopped
 
     boards = installed_boards(folder)
     if not boards:
         raise UsageError(f"--menu {folder}: no board profile there that checks out (boardkeeper check-config)")
     state = state_dir()
     state.mkdir(parents=True, exist_ok=True)
-    current, io = None, None
+    current = boards[first_choice(boards, state, saved_boards(boards, state))]  # the one most likely plugged in
+    io = None
     try:
+        io = _board_io(current, attach)
         while True:
-            if io is None:  # the menu on the board it opens on: the one most likely plugged in
-                board = boards[first_choice(boards, state)] if current is None else current
-                io = _board_io(board, build_io, load_backend, attach)
-                current = board
             chosen = choose_board(io, boards, state) if len(boards) > 1 else boards[0]
             if chosen is not current:
                 io.close()
-                io = _board_io(chosen, build_io, load_backend, attach)
+                io = _board_io(chosen, attach)
                 current = chosen
             info = game_info(chosen.game)
             path = state / f"{info.name}.jsonl"
             announce(info.name, chosen.path, path)
-            play_games(io, info, path, options=info.options(sim=False), seats=info.seats(None),
-                       bots=table_bots(info, info.seats(None), [], None, chosen, saved_search=_saved_search(path)),
+            seats = info.seats(None)
+            play_games(io, info, path, options=info.options(sim=False), seats=seats,
+                       bots=table_bots(info, seats, [], None, chosen, saved_search=_saved_search(path)),
                        given=[], think_ms=None, menu=len(boards) > 1)
             if len(boards) == 1:
                 return 0
@@ -560,8 +559,10 @@ def play_menu(folder: Path, attach: Callable[[Any], None] | None = None) -> int:
     return 0
 
 
-def _board_io(board: Any, build_io: Callable[..., Any], load_backend: Callable[[Any], Any],
-              attach: Callable[[Any], None] | None) -> Any:
+def _board_io(board: Any, attach: Callable[[Any], None] | None) -> Any:
+    """One installed board's parts, taken up (``attach`` told of them)."""
+    from controller.table import build_io, load_backend
+
     try:
         hardware = load_backend(board)
     except RuntimeError as e:

@@ -14,9 +14,8 @@ import logging
 from pathlib import Path
 
 from controller.events import ButtonEvent, Event, Press
-from controller.journal import JournalError, read
 from controller.screen import Screen
-from controller.table import TableIO, profile_for
+from controller.table import TableIO, profile_for, saved_game
 from hw_config import ConfigError, Profile
 
 log = logging.getLogger(__name__)
@@ -39,22 +38,18 @@ def installed_boards(folder: Path) -> list[Profile]:
     return boards
 
 
-def unfinished(journal: Path) -> bool:
-    """A saved game at ``journal`` that has not ended (damaged or not: the resume question says which)."""
-    if not journal.exists() or journal.stat().st_size == 0:
-        return False
-    try:
-        return not read(journal).finished
-    except JournalError:
-        return True
+def saved_boards(boards: list[Profile], state: Path) -> set[int]:
+    """The boards whose game is saved unfinished (damaged or not: the resume question says which)."""
+    return {i for i, b in enumerate(boards)
+            if saved_game(state / f"{b.game}.jsonl")[0] in ("unfinished", "damaged")}
 
 
-def first_choice(boards: list[Profile], state: Path) -> int:
-    """Where the menu opens: on the board whose game is unfinished (the last chosen of those first), else the
-    last chosen, else the first."""
+def first_choice(boards: list[Profile], state: Path, saved: set[int]) -> int:
+    """Where the menu opens: on a board whose game is ``saved`` unfinished (the last chosen of those first),
+    else the last chosen, else the first."""
     last = (state / LAST).read_text().strip() if (state / LAST).exists() else ""
     order = sorted(range(len(boards)), key=lambda i: boards[i].path.name != last)
-    return next((i for i in order if unfinished(state / f"{boards[i].game}.jsonl")), order[0])
+    return next((i for i in order if i in saved), order[0])
 
 
 def remember(board: Profile, state: Path) -> None:
@@ -73,8 +68,8 @@ def menu_screen(boards: list[Profile], selected: int, saved: set[int]) -> Screen
 
 def choose_board(io: TableIO, boards: list[Profile], state: Path) -> Profile:
     """The menu on the OLED until OK: the board chosen, remembered for the next start."""
-    selected = [first_choice(boards, state)]
-    saved = {i for i, b in enumerate(boards) if unfinished(state / f"{b.game}.jsonl")}
+    saved = saved_boards(boards, state)
+    selected = [first_choice(boards, state, saved)]
     chosen: list[Profile] = []
 
     def handle(event: Event) -> None:

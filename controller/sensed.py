@@ -193,20 +193,18 @@ class SensedBoard:
         self._act(verdict)
 
     def _act(self, verdict: Verdict) -> None:
+        # the board at the position before the last step is a takeback offer, whether it fits no move (a fix-up)
+        # or a legal one too (a chit moved back to its old holder, a march step back to the box it left)
+        if verdict.call in (Call.MOVE, Call.FIXUP) and self._back_to_previous() and self.game.takeback_offered():
+            return
         if verdict.call is Call.READY:
             self.suspect = None
             self.game.board_right()
         elif verdict.call is Call.MOVE and verdict.move is not None:
-            # a legal move may also put the board back as it was (a chit moved back to its old holder, a
-            # march step back to the box it left): the board at an earlier position is a takeback offer
-            if self._back_to_previous() and self.game.takeback_offered():
-                return
             self.game.commit(verdict.move)
         elif verdict.call in (Call.OFFER, Call.UNSEEN):
             self.game.offer(verdict.candidates, unseen=verdict.call is Call.UNSEEN)
         elif verdict.call is Call.FIXUP:
-            if self._back_to_previous() and self.game.takeback_offered():
-                return
             self.show_fixups(verdict.fixups)
 
     def _back_to_previous(self) -> bool:
