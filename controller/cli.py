@@ -26,6 +26,7 @@ from firmware_bridge.limits import NOISE_LIMIT
 MAX_SPEED = 10_000.0  # demo --speed: far beyond watching, and still a real-time pace
 
 if TYPE_CHECKING:
+    from controller.remote.url import Remote
     from engines.bots.match import Bot
 
 log = logging.getLogger("boardkeeper")
@@ -87,7 +88,12 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page there while the bots play, "
                       "and after the game until Ctrl-C")
     demo.add_argument("--speed", type=float, metavar="F", help="simulated seconds per real second, so a person can "
-                      "watch (default 1 with --web, else as fast as it goes)")
+                      "watch (default 1 with --web, 50 with --remote, else as fast as it goes)")
+    demo.add_argument("--remote", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE",
+                      help="share the game with a far table over this MQTT broker: this table plays the --as seats, "
+                      "the far table the others (run the far table's demo with the same seed and code)")
+    demo.add_argument("--as", dest="own", action="append", default=[], metavar="SEAT",
+                      help="with --remote: a seat this table plays (again for each)")
     play = sub.add_parser("play", help="play on the real board (or --sim: at the terminal against bots)")
     play.add_argument("game", nargs="?", help=game_help)
     play.add_argument("--menu", type=Path, metavar="DIR", help="the real table's own game menu on the OLED: the board "
@@ -99,7 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--sim", action="store_true", help="the simulated table at the terminal, against bots")
     play.add_argument("--as", dest="humans", action="append", default=[], metavar="SEAT",
                       help="your seat (--sim; default: the first, or every seat of a game with no bots); repeatable: "
-                      "hot-seat, one person for several seats, 'all' for every seat")
+                      "hot-seat, one person for several seats, 'all' for every seat; with --remote: this table's "
+                      "seats")
     play.add_argument("--players", type=int, help="number of seats, where the game allows a range")
     play.add_argument("--seed", type=int, help="seed the dice and bots (--sim only; default: random)")
     play.add_argument("--seat", action="append", default=[], metavar="NAME=BOT",
@@ -109,6 +116,9 @@ def _parser() -> argparse.ArgumentParser:
                       "ms, so a slow Pi answers in time (real table; default: the profile's [bots] think_ms)")
     play.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page on the local network (real "
                       "table; default: the profile's [web])")
+    play.add_argument("--remote", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE",
+                      help="real table: share the game with a far table over this MQTT broker; this table plays the "
+                      "--as seats, the far table the others")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game", help=game_help)
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
@@ -213,7 +223,8 @@ def check_config(profile: str, wiring: bool) -> int:
     print(f"{p.path}: OK -- {p.name}: game {p.game}, backend {p.backend} ({p.pin_factory}), "
           f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
           f"display {p.display.driver} {p.display.width}x{p.display.height}"
-          + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else ""))
+          + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else "")
+          + (f", LEDs under {len(p.leds.at)} locations" if p.leds else ""))
     if wiring:
         from controller.wiring import wiring_table
 
@@ -234,10 +245,33 @@ def _bots(info: GameInfo, seats: tuple[str, ...], given: list[str]) -> dict[str,
     return out
 
 
+def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
+                  own: Sequence[str]) -> tuple[Remote | None, frozenset[str]]:
+    """``--remote URL --as SEAT ...``: the broker and game, and the seats the far table plays."""
+    if url is None:
+        if own:
+            raise UsageError("--as names this table's seats in a game shared with a far table: give --remote too")
+        return None, frozenset()
+    from controller.remote.url import RemoteUrlError, parse_url
+
+    try:
+        remote = parse_url(url)
+    except RemoteUrlError as e:
+        raise UsageError(str(e)) from None
+    unknown = [seat for seat in own if seat not in seats]
+    if not own or unknown:
+        raise UsageError(f"--remote: name this table's seats with --as ({', '.join(seats)})"
+                         + (f"; {', '.join(unknown)} is no seat of {info.name}" if unknown else ""))
+    far = frozenset(seats) - set(own)
+    if not far:
+        raise UsageError("--remote: every seat is this table's; leave at least one to the far table")
+    return remote, far
+
+
 def demo(args: argparse.Namespace) -> int:
     import tempfile
 
-    from controller.demo import DemoStalledError, DemoTooLongError, run_demo, sensor_fault
+    from controller.demo import DemoStalledError, DemoTooLongError, RemoteStoppedError, run_demo, sensor_fault
     from controller.screen import Screen
 
     info = game_info(args.game)
@@ -269,6 +303,7 @@ def demo(args: argparse.Namespace) -> int:
     if args.seat and not info.bots:
         raise UsageError(f"{info.name} has no bots: its scripted players play every seat")
     bots = dict.fromkeys(seats, "heuristic") | _bots(info, seats, args.seat) if info.bots else {}
+    remote, far = _remote_seats(info, seats, args.remote, args.own)
     speed = args.speed if args.speed is not None else 1.0 if args.web is not None else None
     if speed is not None and not 0.0 < speed <= MAX_SPEED:
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g}, got {speed:g}")
@@ -286,7 +321,7 @@ def demo(args: argparse.Namespace) -> int:
             result = run_demo(args.seed, path, game=info.name, frames=args.frames, seats=bots,
                               mistakes=args.mistakes, echo=echo, profile=profile, options=options,
                               line_noise=args.line_noise if bridge else None, sensor_faults=args.fault,
-                              views=[web.attach] if web is not None else [], speed=speed)
+                              views=[web.attach] if web is not None else [], speed=speed, remote=remote, far=far)
             table = result.table
             print(f"winner: {result.outcome}  journal lines: {table.journal.seq}  "
                   f"simulated time: {result.sim_seconds / 60:.1f} min  frames: {table.oled.frames}"
@@ -295,7 +330,7 @@ def demo(args: argparse.Namespace) -> int:
                 log.info("the game is over; the page stays at %s until Ctrl-C", web.url)
                 while True:
                     time.sleep(3600)
-        except (DemoTooLongError, DemoStalledError) as e:
+        except (DemoTooLongError, DemoStalledError, RemoteStoppedError) as e:
             raise UsageError(str(e)) from None
         finally:
             if web is not None:
@@ -434,7 +469,7 @@ def play(args: argparse.Namespace) -> int:
         given = [flag for flag, value in (("GAME", args.game), ("--profile", args.profile), ("--journal", args.journal),
                                           ("--sim", args.sim), ("--as", args.humans), ("--players", args.players),
                                           ("--seed", args.seed), ("--seat", args.seat), ("--think-ms", args.think_ms),
-                                          ("--web", args.web)) if value]
+                                          ("--web", args.web), ("--remote", args.remote)) if value]
         if given:
             raise UsageError(f"--menu plays the boards installed in {args.menu} with their profiles' settings: "
                              f"not with {', '.join(given)}")
@@ -460,13 +495,19 @@ def play(args: argparse.Namespace) -> int:
         if args.web is not None:
             raise UsageError("--web is for the real table for now; watch a bot game with 'boardkeeper demo "
                              f"{info.name} --web [HOST:]PORT'")
+        if args.remote is not None:
+            raise UsageError("--remote is for the real table for now; at the simulated table try 'boardkeeper demo "
+                             f"{info.name} --remote URL --as SEAT'")
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
         announce(info.name, sim.path, path)
         return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options)
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
-    if args.humans:
-        raise UsageError("--as is for --sim only: at the real table everyone plays")
+    if args.humans and args.remote is None:
+        raise UsageError("--as is for --sim, or for --remote (this table's seats): at the real table everyone plays")
+    remote, far = _remote_seats(info, seats, args.remote, args.humans)
+    if far & {spec.partition("=")[0] for spec in args.seat}:
+        raise UsageError("--seat: a bot plays a seat of this table; the far table's seats are played there")
     from controller.table import build_io, load_backend, say_stopped
 
     profile = game_profile(info, args.profile or info.name, simulated=None)
@@ -481,7 +522,8 @@ def play(args: argparse.Namespace) -> int:
     if web is not None:
         io.feed.watch(web.see)
     try:
-        play_games(io, info, path, options=options, seats=seats, bots=bots, given=args.seat, think_ms=args.think_ms)
+        play_games(io, info, path, options=options, seats=seats, bots=bots, given=args.seat, think_ms=args.think_ms,
+                   remote=remote, far=far)
     except StopRequested as e:
         say_stopped(io.display, io.feed, io.oled)
         log.info("stopped by %s; the game is safe in %s", e, path)
@@ -493,11 +535,14 @@ def play(args: argparse.Namespace) -> int:
 
 def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], seats: tuple[str, ...],
                bots: dict[str, Bot], given: list[str], think_ms: int | None, web: Any = None,
-               menu: bool = False) -> None:
+               menu: bool = False, remote: Remote | None = None, far: frozenset[str] = frozenset()) -> None:
     """The real table's games, one after another on ``io``: the saved one offered first (resumed with the bots
     it began with), then each new one when the players ask for it; with a game menu (``menu``) until they hold
-    BACK after a game. A stop (``StopRequested``) leaves the game saved and "Stopped" on the OLED."""
+    BACK after a game. A stop (``StopRequested``) leaves the game saved and "Stopped" on the OLED. With a far
+    table (``remote``, which plays the seats ``far``) the one game its code names is played, then the command
+    ends."""
     from controller.dice import Dice
+    from controller.remote.play import join
     from controller.table import ask_resume, attach_game, await_next_game, stop_table
 
     profile = io.profile
@@ -505,20 +550,32 @@ def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], 
     resumed = ask_resume(io, path)
     game_bots = resumed_bots(info, seats, path, given, bots, think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
-        table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds)
+        table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds, far=far)
         if web is not None:
             web.new_game(table.flow.game.players)
         game_bots = bots  # a game after this one is seated as the command line says
+        shared = join(table, remote, set(seats) - far) if remote is not None else None
         table.flow.start()
         try:
-            table.loop.run(until=table.finished)
+            table.loop.run(until=_game_ends(table, shared))
+            if shared is not None:
+                shared.link.close()
+                if shared.stopped is not None:
+                    raise UsageError(f"remote play stopped: {shared.stopped}; the game is saved in {path}")
             table.log_over()
             table.journal.close()
-            if not await_next_game(io, path, menu=menu):
+            if shared is not None or not await_next_game(io, path, menu=menu):
                 return
         except StopRequested:
+            if shared is not None:
+                shared.link.close()
             stop_table(table)
             raise
+
+
+def _game_ends(table: Any, shared: Any) -> Callable[[], bool]:
+    """The loop's end: the game is over, or a far table's game stopped (``shared``: the remote play, if any)."""
+    return lambda: bool(table.finished() or (shared is not None and shared.stopped is not None))
 
 
 def play_menu(folder: Path, attach: Callable[[Any], None] | None = None) -> int:

@@ -11,6 +11,8 @@ from typing import Any
 
 from controller.dice import Dice
 from controller.realtime import RealTime
+from controller.remote.play import join
+from controller.remote.url import Remote
 from controller.screen import Screen
 from controller.table import Table, build_table, keep_finished_aside, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
@@ -18,6 +20,7 @@ from engines.bots.match import Bot
 from engines.registry import games, get_game
 
 MAX_SIM_SECONDS = 6 * 3600.0
+REMOTE_SPEED = 50.0  # simulated seconds per real second with a far table: a far line takes a few real ms
 SENSOR_FAULTS = {"stuck": "stuck_closed", "dead": "stuck_open"}  # --fault KIND:LOC -> the simulated board's set
 
 
@@ -27,6 +30,10 @@ class DemoTooLongError(RuntimeError):
 
 class DemoStalledError(RuntimeError):
     """One fault keeps coming and nothing can be saved (a full disk): the demo cannot go on."""
+
+
+class RemoteStoppedError(RuntimeError):
+    """The two tables no longer play one game (a fork, a state that differs): play stopped on this table."""
 
 
 @dataclass
@@ -57,7 +64,8 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
              echo: Callable[[Screen], None] | None = None, faults: Callable[[Table], None] | None = None,
              max_seconds: float = MAX_SIM_SECONDS, line_noise: float | None = None,
              sensor_faults: Sequence[str] = (), views: Sequence[Callable[[Table], None]] = (),
-             speed: float | None = None) -> DemoResult:
+             speed: float | None = None, remote: Remote | None = None,
+             far: frozenset[str] = frozenset()) -> DemoResult:
     """Play (or resume) the game in ``journal`` to its end on the simulated table. ``options`` are the new
     game's (default: the registry's demo options); ``seats`` maps each seat to a bot kind (default: every
     seat heuristic). ``line_noise`` is for a profile whose board is read over serial (``sim-bridge``): the
@@ -65,7 +73,9 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     names it) break a reed for the whole game: stuck closed, or dead under whatever stands on it. ``views`` are
     attached to the table before the game starts (the web page: it watches the table state and deals the
     seats' codes); ``speed`` paces the simulated clock at that many simulated seconds per real second, so a
-    person can watch (default: as fast as it goes)."""
+    person can watch (default: as fast as it goes; with a far table ``REMOTE_SPEED``, since the far table's
+    lines take real time). ``remote``: the game is shared with a far table over that broker, which plays the
+    seats ``far``; this table's bots and scripted hands play the others and follow the far seats' moves."""
     prof = profile_for(profile or f"{game or games()[0].name}-sim")  # default: the first game registered
     info = get_game(prof.game)
     keep_finished_aside(journal)  # before the dice are salted: the same seed plays the same new game
@@ -81,9 +91,10 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
             echo(screen)
 
     table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
-                        seed=seed, echo=stamped, options=info.options(sim=True) if options is None else options)
+                        seed=seed, echo=stamped, options=info.options(sim=True) if options is None else options,
+                        far=far)
     default = dict.fromkeys(table.flow.game.players, "heuristic") if info.bots else {}  # no bots: scripted people
-    kinds = dict(seats or default)
+    kinds = {seat: kind for seat, kind in (seats or default).items() if seat not in far}
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
     players = scripted_players(prof.game)(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
     table.loop.add_source(players.poll)
@@ -91,12 +102,19 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
         faults(table)
     for view in views:
         view(table)
-    if speed is not None:
-        table.loop.after_tick(RealTime(clock, speed))
+    play = join(table, remote, set(table.flow.game.players) - far) if remote is not None else None
+    if speed is not None or play is not None:
+        table.loop.after_tick(RealTime(clock, speed or REMOTE_SPEED))
     start = clock.now()
     table.flow.start()
     table.loop.run(until=lambda: (table.finished() and players.idle())
-                   or clock.now() - start > max_seconds or table.faults.stalled() is not None)
+                   or clock.now() - start > max_seconds or table.faults.stalled() is not None
+                   or (play is not None and play.stopped is not None))
+    if play is not None:
+        play.link.close()
+        if play.stopped is not None:
+            table.journal.close()
+            raise RemoteStoppedError(f"remote play stopped: {play.stopped}")
     if table.finished():
         table.log_over()
     stalled = table.faults.stalled()

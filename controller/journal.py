@@ -25,7 +25,7 @@ import errno
 import json
 import os
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -210,6 +210,8 @@ class Journal:
         self.recent: deque[tuple[int, str, str]] = deque(((e.seq, e.player, e.move) for e in recent or ()),
                                                          maxlen=RECENT)
         self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
+        # told of each move line once it is on disk (remote play publishes the table's own lines)
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
 
     @classmethod
     def create(cls, path: Path, game: str, options: Mapping[str, Any], seed: int | None = None,
@@ -250,9 +252,13 @@ class Journal:
         freed, remounted read-write) is used again without a restart.
         """
         line = {"seq": self.seq + 1, "player": player, "move": move, "state": state}
-        self._write(_line({**line, "entered": True} if entered else line))
+        if entered:
+            line["entered"] = True
+        self._write(_line(line))
         self.recent.append((self.seq + 1, player, move))
         self.seq += 1
+        for listener in self.listeners:
+            listener(line)
 
     def note(self, text: str) -> None:
         """Write and fsync a note after the last move line (``JournalWriteError`` if it cannot be saved)."""

@@ -1,22 +1,24 @@
 """``boardkeeper selftest PROFILE``: the sensor self-test a board builder runs before the first game.
 
-Each cell and button is named on the OLED and stdout as it is touched, by location name and matrix
-row/column, with a running count of cells seen working. At the end (BACK held, or ``--seconds``) a report
-lists the cells never seen closing (a dead reed, a broken row or column line, a missing diode), the ones
-that chatter (a magnet at the edge of a reed, a loose wire) and the ones closed at start (a stuck reed, a
-piece left on the board, or ghosting through a missing diode).
+Each cell and button is named on the OLED and stdout as it is touched, by location name and matrix row/column,
+with a running count of cells seen working; on a board with LEDs each cell's LED is lit while its sensor reads
+closed, so the builder sees that the profile's ``[leds]`` puts each LED where it lies. At the end (BACK held,
+or ``--seconds``) a report lists the cells never seen closing (a dead reed, a broken row or column line, a
+missing diode), the ones that chatter (a magnet at the edge of a reed, a loose wire) and the ones closed at
+start (a stuck reed, a piece left on the board, or ghosting through a missing diode).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.events import ButtonEvent, CellChanged, Event, Press
+from controller.leds import SELFTEST
 from controller.screen import Screen
-from controller.table import build_io, load_backend
+from controller.table import build_io, idle_state, load_backend
 from hw_config import Profile
 
 START_S = 0.5  # closures seen this soon after start were closed before anyone touched the board
@@ -81,6 +83,8 @@ def run_selftest(profile: Profile, *, seconds: float | None, script: bool, chatt
     if faults is not None:
         faults(hardware)
     io = build_io(profile, hardware)
+    io.feed.attach(lambda: replace(idle_state(profile, io.inputs, io.display), phase=SELFTEST),
+                   lambda: (io.display.current, io.inputs.changes))  # the LEDs light each closed cell
     clock = hardware.clock
     started = clock.now()
     report = Report(dict(profile.cells), tuple(profile.buttons), chatter_hz)

@@ -18,19 +18,21 @@ chattering reed) never becomes a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol, TypeVar
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import TableParts
-from controller.journal import Journal, JournalWriteError
+from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage, Verdict
-from engines.base import GameState, Move
+from engines.base import GameState, Move, acting_seat
 
 S = TypeVar("S", bound=GameState)
+log = logging.getLogger("boardkeeper")
 
 STUCK = "stuck? OK = ignore it"  # what the screen says after the sensor's name
 STAGES = {"setup": Stage.SETUP, "choose": Stage.CHOOSE, "fixup": Stage.FIXUP}  # a flow's phase -> the referee's
@@ -116,6 +118,66 @@ class SensedFlow(TableParts[S]):
         if self.state.value != "fixup":
             self.notice = "Taken back"
             self.redraw()
+
+    # -- seats played at a far table (remote play) ------------------------------------------------------------
+
+    FAR_PLAY = False  # a flow that can take a far table's lines (``takes_far``, ``far_line``) says so
+
+    @property
+    def far(self) -> frozenset[str]:
+        """The seats a far table plays: their moves and rolls come from its journal lines."""
+        return self.context.far
+
+    def far_turn(self) -> bool:
+        """A far seat acts now: nothing at this table may move or roll for it."""
+        return acting_seat(self.game) in self.far
+
+    def wait_far(self, why: str) -> None:
+        """While a far seat acts, the screen says what the table waits for (``why``: the link's state, or whose
+        move it is); a notice of the flow's own (a fault) is not covered, and the words go when its turn ends."""
+        waiting = self.far_turn() and self.board.game.board_stage() is Stage.PLAY  # not while the board follows
+        words = why if waiting else ""
+        if self.notice != words and self.notice in ("", self._far_words):
+            self.notice = words
+            self.redraw()
+        self._far_words = words
+
+    _far_words = ""  # what ``wait_far`` last put on the screen
+
+    def takes_far(self, line: Mapping[str, Any]) -> bool:
+        """The far table's next line can be applied now: it is that seat's turn (a takeback: its own last step)
+        and this table's board shows the position, its players done with the last line's pieces."""
+        player = line["player"]
+        if player not in self.far or self.board.game.board_stage() is not Stage.PLAY \
+                or not self.board.referee.board_matches():
+            return False
+        if line["move"] == UNDO:
+            return bool(self.ledger.steps) and acting_seat(self.ledger.steps[-1][0]) == player == acting_seat(self.game)
+        return bool(acting_seat(self.game) == player)
+
+    def far_line(self, line: Mapping[str, Any]) -> bool:
+        """Apply the far table's line (``takes_far`` said it may be) and journal it as this table's own copy: a
+        step the board must then follow, a roll shown, a takeback put back. False if it could not be saved."""
+        player, move = line["player"], line["move"]
+        name = self.context.seat_names[player]
+        who = f"{name} (far table)" if name == player else f"{player} ({name}, far table)"
+        seq = self.journal.seq
+        if move == UNDO:
+            step = self.ledger.steps[-1][1]
+            if not self.saved(self.ledger.take_back(player)):
+                return False
+            log.info("%s took back %s: put the pieces back", who, step)
+            self.taken_back()
+            return True
+        chance = self.game.is_chance()
+        self.apply_far(self.game.parse_move(move), player, entered=bool(line.get("entered")))
+        if self.journal.seq > seq and not chance:
+            log.info("%s moved %s: move it on your board", who, move)
+        return self.journal.seq > seq
+
+    def apply_far(self, move: Move, player: str, entered: bool) -> None:
+        """A far seat's move or roll, applied as the flow applies a bot's: the board must follow."""
+        raise NotImplementedError
 
     def key_in(self, button: str, refused: str) -> list[int] | None:
         """A press while the players key in their own dice or spinner (``entry``): the values once all are in

@@ -24,6 +24,7 @@ from controller.events import ButtonEvent, Event, Press
 from controller.flows import Flow, FlowContext
 from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
+from controller.leds import LedView, LinkStrip
 from controller.loop import EventLoop
 from controller.oled_view import OledView
 from controller.scanner import MatrixScanner
@@ -249,6 +250,10 @@ def build_io(profile: Profile, hardware: Any, echo: Callable[[Screen], None] | N
     feed = StateFeed(lambda: idle_state(profile, inputs, display), lambda: (display.current, inputs.changes))
     oled = OledView(hardware.display_device, echo)
     feed.watch(oled.see)
+    if profile.leds is not None and link is not None:  # the strip hangs on the board's microcontroller
+        strip = LinkStrip(link)
+        feed.watch(LedView(strip, profile.leds.at).see)
+        loop.after_tick(strip.tick)
     loop.after_tick(feed.refresh)
     notifier = Notifier(hardware.clock, {} if simulated else None)
 
@@ -372,18 +377,18 @@ def await_next_game(io: TableIO, path: Path, *, menu: bool = False) -> bool:
 def build_table(profile: Profile, hardware: Any, journal_path: Path, dice: Dice, *,
                 seed: int | None = None, echo: Callable[[Screen], None] | None = None,
                 options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None,
-                seats: Mapping[str, str] | None = None) -> Table:
+                seats: Mapping[str, str] | None = None, far: frozenset[str] = frozenset()) -> Table:
     return attach_game(build_io(profile, hardware, echo), journal_path, dice, seed=seed, options=options,
-                       bots=bots, seats=seats)
+                       bots=bots, seats=seats, far=far)
 
 
 def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None = None,
                 options: dict[str, Any] | None = None, bots: Mapping[str, Bot] | None = None,
-                seats: Mapping[str, str] | None = None) -> Table:
+                seats: Mapping[str, str] | None = None, far: frozenset[str] = frozenset()) -> Table:
     """Open (or resume) the journal and put the game's flow, made by its registry entry, on the table.
     ``bots`` are the seats the table plays itself (seat -> bot), for a game whose flow can seat them, and
     ``seats`` their kinds, which a new game's journal keeps (``journal.saved_seats``) so that a resume
-    after a power cut can seat the same bots."""
+    after a power cut can seat the same bots. ``far``: the seats a far table plays (remote play)."""
     profile, loop, display = io.profile, io.loop, io.display
     info = get_game(profile.game)
     if info.flow is None:
@@ -395,7 +400,7 @@ def attach_game(io: TableIO, journal_path: Path, dice: Dice, *, seed: int | None
     faults = FaultLog(lambda: opened.journal.seq, loop.clock.now)
 
     flow: Flow = load_ref(info.flow)(FlowContext(opened.game, opened.journal, display, loop, dice, profile,
-                                                  opened.history, faults, dict(bots or {})))
+                                                  opened.history, faults, dict(bots or {}), far))
     loop.set_handler(flow.handle)
     for standing in io.inputs.standing(loop.clock.now()):  # pieces already on the board, seen before the flow was
         loop.post(standing)
@@ -419,8 +424,8 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
     the game's screen of what only one seat may see (its registry entry's)."""
     game = flow.game
     names = {seat: io.profile.seats.get(seat, seat) for seat in game.players}
-    seats = tuple(Seat(seat, names[seat], f"bot:{kinds[seat]}" if seat in kinds else "person")
-                  for seat in game.players)
+    seats = tuple(Seat(seat, names[seat], "far table" if seat in flow.far else f"bot:{kinds[seat]}"
+                       if seat in kinds else "person") for seat in game.players)
     private: dict[str, Screen] = {}
     if seat_screen is not None:
         private = {seat: own for seat in game.players if (own := seat_screen(game, seat, names)) is not None}

@@ -28,8 +28,8 @@ log = logging.getLogger("boardkeeper")
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat as the views name it, and who plays it: "person" at the table, "bot:mcts", later "phone" or
-    "far table"."""
+    """A seat as the views name it, and who plays it: "person" at the table, "bot:mcts", "far table" (remote
+    play), later "phone"."""
 
     seat: str
     name: str

@@ -140,6 +140,16 @@ class HiddenInformation(Protocol):
     def determinize(self, player: str, rng: random.Random) -> GameState: ...
 
 
+def acting_seat(state: GameState) -> str | None:
+    """The seat whose turn it is to act: to decide, or to roll in a game whose seat rolls (``Rolled``); None
+    for chance no seat draws, a decision of the table's own, or the end."""
+    if state.is_over():
+        return None
+    if state.is_chance():
+        return state.roller() if isinstance(state, Rolled) else None
+    return state.current_player
+
+
 def sample_chance(state: GameState, rng: random.Random) -> Move:
     """Draw one chance outcome with the engine's probabilities (the caller journals it, then applies it)."""
     outcomes = state.chance_outcomes()

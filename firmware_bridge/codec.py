@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
+from enum import IntEnum
 
-VERSION = 2
+VERSION = 3  # 3: an LED is addressed by its place on the strip and lit in a colour
 MAX_FRAME = 255  # decoded bytes: type + seq + body + crc
 DELIMITER = b"\x00"
 
@@ -39,11 +40,26 @@ MESSAGES: dict[int, tuple[str, int | None]] = {
     BUTTON: ("button", 2),  # button id, 1 = pressed / 0 = released
     ACK: ("ack", 1),  # the seq acknowledged
     NACK: ("nack", 2),  # the seq refused, reason code
-    LED: ("led", 3),  # row, col, on
+    LED: ("led", 3),  # the LED's place on the strip (high byte, low byte), its colour (0 = off)
     DICE: ("dice", 2),  # two dice values to show, 0 = blank
     SNAPSHOT_REQUEST: ("snapshot_request", 0),
     DELTA_COPY: ("delta_copy", None),  # a delta sent again, the same body: late, so it dates nothing
 }
+
+
+
+class Colour(IntEnum):
+    """An LED frame's colour byte (the firmware's ``PALETTE`` draws each): what the cell asks of the players."""
+
+    OFF = 0
+    LIFT = 1  # lift a piece here
+    PUT = 2  # put a piece here
+    SEEN = 3  # the self-test: this cell's sensor reads closed
+
+
+def led_body(index: int, colour: Colour) -> bytes:
+    """An LED frame's body: the LED's place on the strip, then its colour."""
+    return bytes([index >> 8, index & 0xFF, colour])
 
 
 class FrameError(ValueError):

@@ -81,6 +81,7 @@ class Stats:
     drops: int = 0  # times the link was given up (read error, silence, no answer)
     reconnects: int = 0  # times it came back in step after a drop
     presses_dropped: int = 0  # buttons pressed while the board could not be read (counted by the table's guard)
+    greetings: int = 0  # hellos accepted: each may be a rebooted MCU, which has forgotten every command
 
 
 @dataclass
@@ -89,6 +90,7 @@ class _Pending:
     reply: int  # the message type that answers it: ACK, HELLO, or ROW (a snapshot request: the board in step)
     first_sent: float
     sent_at: float
+    key: object = None  # a later command with the same key supersedes it (one LED's colour)
 
 
 class _Reader(threading.Thread):
@@ -224,9 +226,15 @@ class Link:
         """Commands sent and not yet answered (each is retried until it is, or given up)."""
         return len(self._pending)
 
-    def send(self, kind: int, body: bytes) -> int:
-        """A command for the MCU (an LED, the dice), retried until it is acknowledged; returns its seq."""
-        return self._send(kind, body, ACK)
+    def send(self, kind: int, body: bytes, key: object = None) -> int:
+        """A command for the MCU (an LED, the dice), retried until it is acknowledged; returns its seq. An
+        unanswered command with the same ``key`` is dropped first: retried after this one, it would undo it."""
+        if key is not None:
+            for seq in [s for s, p in self._pending.items() if p.key == key]:
+                del self._pending[seq]
+        seq = self._send(kind, body, ACK)
+        self._pending[seq].key = key
+        return seq
 
     def close(self) -> None:
         if self._reader is not None:
@@ -328,6 +336,7 @@ class Link:
             self._retry_at = now + 5.0
             return
         self._answered(None, HELLO)
+        self.stats.greetings += 1
         self.board.forget()  # a hello may be a rebooted MCU, whose versions start again
         self._unsure(now, "hello")
         self._ask_for_rows(now)

@@ -177,11 +177,24 @@ class ScriptedTable(ScriptedPeople):
             self._press("NEXT", pause=0.15)
 
     def _follow_fixups(self, now: float) -> None:
+        if not self.flow.fixups and self.flow.phase.value == "fixup":
+            self._unseen_step()
+            return
         if self._ignore_named_sensor(self.flow.notice) or not self._follow_list(self.flow.fixups, now):
             return
         self.look_again_at(now + 3.0)
         self.awaiting_fixup = False
         self._acted_on = None  # told to put the board back: the move is to be made again
+
+    def _unseen_step(self) -> None:
+        """A step shown for the board to follow that no sensor will see (a piece from a stack onto a stack: "then
+        press OK"): make it by the engine's counts, then say so with OK."""
+        game = self.flow.game
+        if not self._physical_counts_match(game):
+            self._tidy(game)
+        elif self._acted_on != ("unseen", self.flow.seq):
+            self._acted_on = ("unseen", self.flow.seq)
+            self._press("OK", pause=self.profile.timing.settle_s + 0.5)
 
     def _fixup_cell(self, name: str) -> Cell:
         return self._cell(name)

@@ -47,14 +47,29 @@ def machine_for(board: SimBoard, rows: int, cols: int) -> ModuleType:
     return module
 
 
-class Leds:
-    """The LEDs under the cells: which are lit (tests read it as players would look at the board)."""
+Rgb = tuple[int, int, int]
 
-    def __init__(self) -> None:
-        self.lit: set[tuple[int, int]] = set()
 
-    def set(self, row: int, col: int, on: bool) -> None:
-        (self.lit.add if on else self.lit.discard)((row, col))
+class Strip:
+    """A WS2812 strip, as MicroPython's ``neopixel.NeoPixel`` drives it: the firmware's own ``Leds`` sets
+    pixels and writes. Each write is kept as a frame, as the OLED's are, so tests look at the board's
+    lights as the players would."""
+
+    def __init__(self, count: int) -> None:
+        self.pixels: list[Rgb] = [(0, 0, 0)] * count
+        self.frames: list[tuple[Rgb, ...]] = []
+
+    def __setitem__(self, index: int, rgb: Rgb) -> None:
+        self.pixels[index] = rgb
+
+    def write(self) -> None:
+        self.frames.append(tuple(self.pixels))
+
+    @property
+    def lit(self) -> dict[int, Rgb]:
+        """The LEDs the last write lit, by their place on the strip."""
+        shown = self.frames[-1] if self.frames else ()
+        return {i: rgb for i, rgb in enumerate(shown) if rgb != (0, 0, 0)}
 
 
 class _UartBuffer:
@@ -82,7 +97,8 @@ class SimMcu:
         self.noise = noise  # probability per byte (either way) of one flipped bit
         self.dropped = dropped  # probability per byte of losing it
         self.muted = False  # nothing gets through either way (a dead line, not a closed port)
-        self.leds = Leds()
+        rows, cols = len(board.row_of), len(board.col_of)
+        self.strip = Strip(rows * cols)  # one LED per cell at most, as the firmware's strip
         self.link: Link | None = None  # the host's end, to wait for its reader
         self.path: str | None = None
         self.boots = 0
@@ -100,7 +116,8 @@ class SimMcu:
         self.path = os.ttyname(self._slave)
         self.port = _UartBuffer()
         rows, cols = len(self.board.row_of), len(self.board.col_of)
-        self.mcu: Mcu = pico.build(machine_for(self.board, rows, cols), self.port, rows, cols, self.leds)
+        leds = pico.Leds(self.strip, rows * cols)  # a booting firmware puts the strip out
+        self.mcu: Mcu = pico.build(machine_for(self.board, rows, cols), self.port, rows, cols, leds)
         self.boots += 1
         self._host_out = self.link.stats.bytes_out if self.link is not None else 0
 

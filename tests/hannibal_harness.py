@@ -20,7 +20,8 @@ TICK = 0.005
 
 class Harness:
     def __init__(self, journal: Path, *, seed: int = 0, set_up: bool = True, profile: str = "hannibal-sim",
-                 bots: Mapping[str, Bot] | None = None, seats: Mapping[str, str] | None = None) -> None:
+                 bots: Mapping[str, Bot] | None = None, seats: Mapping[str, str] | None = None,
+                 far: frozenset[str] = frozenset()) -> None:
         self.profile = profile_for(profile)
         self.hw = load_backend(self.profile, seed=seed)
         self.board = self.hw.board
@@ -29,7 +30,7 @@ class Harness:
         import random
 
         self.table: Table = build_table(self.profile, self.hw, journal, Dice(random.Random(seed)), seed=seed,
-                                        echo=self.screens.append, bots=bots, seats=seats)
+                                        echo=self.screens.append, bots=bots, seats=seats, far=far)
         self.journal_path = journal
         if set_up:
             for loc, (_, n) in new_game().occupancy().items():

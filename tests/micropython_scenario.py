@@ -58,22 +58,25 @@ class Port:
         return len(data)
 
 
-class Leds:
-    def __init__(self) -> None:
-        self.lit = set()
+class Strip:
+    """The WS2812 strip (MicroPython's ``neopixel.NeoPixel``): its pixels, and how many times it was written."""
 
-    def set(self, row: int, col: int, on: bool) -> None:
-        if on:
-            self.lit.add((row, col))
-        else:
-            self.lit.discard((row, col))
+    def __init__(self, count: int) -> None:
+        self.pixels = [(0, 0, 0)] * count
+        self.writes = 0
+
+    def __setitem__(self, index: int, rgb) -> None:
+        self.pixels[index] = rgb
+
+    def write(self) -> None:
+        self.writes += 1
 
 
 def run(host) -> None:
     board = Board()
     port = Port()
-    leds = Leds()
-    mcu = pico.build(Machine(board), port, ROWS, COLS, leds)
+    strip = Strip(ROWS * COLS)
+    mcu = pico.build(Machine(board), port, ROWS, COLS, pico.Leds(strip, ROWS * COLS))
     for ms in range(0, END_MS + 1, STEP_MS):
         for at, action, cell in SCRIPT:
             if at == ms:
@@ -84,4 +87,4 @@ def run(host) -> None:
         port.ms = ms
         port.incoming = host.get(ms, b"")
         mcu.step(ms)
-    print("lit", sorted(leds.lit))
+    print("lit", [(i, list(rgb)) for i, rgb in enumerate(strip.pixels) if rgb != (0, 0, 0)], strip.writes)

@@ -37,7 +37,8 @@ class FlowContext:
     screen, loop and dice, the board profile, the steps since the last chance event (what BACK may
     still take back after a resume), where faults are reported, and the seats a bot plays at this table
     (``bots``, seat -> bot, built with its time budget by the composition root; empty: people only). Only a
-    flow whose registry entry says ``table_bots`` is given any."""
+    flow whose registry entry says ``table_bots`` is given any. ``far``: the seats a far table plays (remote
+    play, ``controller.remote.play``), given only to a flow that can take their lines (``FarPlay``)."""
 
     game: GameState
     journal: Journal
@@ -48,6 +49,7 @@ class FlowContext:
     history: list[tuple[GameState, str]] = field(default_factory=list)
     on_fault: Callable[[str], None] | None = None
     bots: Mapping[str, Bot] = field(default_factory=dict)
+    far: frozenset[str] = frozenset()  # seats played at a far table (remote play): their lines come from there
 
     @property
     def seat_names(self) -> dict[str, str]:
@@ -148,6 +150,9 @@ class Flow(Protocol):
 
     @property
     def fixups(self) -> tuple[str, ...]: ...  # what the screen tells the players to put right, if anything
+
+    @property
+    def far(self) -> frozenset[str]: ...  # the seats a far table plays (remote play)
 
     @property
     def done(self) -> bool: ...  # the game is over and its end is on screen (the last spin turned, payouts read)

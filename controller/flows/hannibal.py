@@ -33,7 +33,7 @@ from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
-from engines.base import GameState, Move
+from engines.base import GameState, Move, acting_seat
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
 
@@ -81,6 +81,7 @@ class HannibalFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
+    FAR_PLAY = True
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     rolled: Callable[[], bool]
@@ -136,8 +137,12 @@ class HannibalFlow(SensedFlow[State]):
         return self.game.current_player in self.bots
 
     def can_undo(self) -> bool:
-        """BACK may take a step back: there is one since the last roll, and a person made it."""
-        return bool(self.ledger.steps) and self.ledger.steps[-1][0].to_move not in self.bots
+        """BACK may take a step back: there is one since the last roll, and a person at this table made it; with
+        a far table, only while that person's turn goes on (after it, the far table may already have acted)."""
+        if not self.ledger.steps:
+            return False
+        mover = self.ledger.steps[-1][0].to_move
+        return mover not in self.bots and mover not in self.far and (not self.far or mover == acting_seat(self.game))
 
     @property
     def last_step(self) -> str:
@@ -173,7 +178,10 @@ class HannibalFlow(SensedFlow[State]):
     def press(self, button: str) -> None:
         phase = self.state
         self.notice = ""
-        if phase is Phase.ROLL:
+        if phase in (Phase.ROLL, Phase.STEP) and self.far_turn() and button != "BACK":
+            self.notice = f"{NAMES[self.game.to_move]} plays at the far table"
+            self.redraw()
+        elif phase is Phase.ROLL:
             if button == "ROLL" and not self.by_hand:
                 self._roll()
             elif button in ("NEXT", "PREV", "ROLL"):  # the players' own dice (always, with [chance] by_hand)
@@ -240,7 +248,7 @@ class HannibalFlow(SensedFlow[State]):
         return self.stage()
 
     def moves_allowed(self) -> bool:
-        return not self.bot_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
+        return not self.bot_turn() and not self.far_turn() and (self.state in (Phase.STEP, Phase.CHOOSE)
                                         or (self.state is Phase.FIXUP and not self.game.is_chance()))
 
     def board_right(self) -> None:
@@ -338,9 +346,20 @@ class HannibalFlow(SensedFlow[State]):
         if self.state is not Phase.STEP or not self.bot_turn() or not self.board_matches():
             return  # the board changed meanwhile: the step is decided once it is back
         player = self.game.to_move
-        move = self.bots[player].choose(self.game.clone())
+        self._follow_step(self.bots[player].choose(self.game.clone()), f"{NAMES[player]} plays")
+
+    def apply_far(self, move: Move, player: str, entered: bool) -> None:
+        """A far seat's roll is shown as the table's own; its step is followed on the board like a bot's."""
+        if self.game.is_chance():
+            self._apply(move, entered=entered)
+        else:
+            self._follow_step(move, f"Far {NAMES[player]}:")
+
+    def _follow_step(self, move: Move, title: str) -> None:
+        """A step that did not come from this board (a bot's, a far table's): journaled and applied, then the
+        board must follow; one the sensors cannot see (a stack onto a stack) waits for OK."""
         seq = self.journal.seq
-        self.bot_step = f"{NAMES[player]} plays {move}"
+        self.bot_step = f"{title} {move}"
         self.commit(move)
         if self.journal.seq == seq:  # not saved: the screen says why, and OK tries again
             self.bot_step = ""
@@ -385,6 +404,9 @@ class HannibalFlow(SensedFlow[State]):
             last = self.ledger.steps[-1][0] if self.ledger.steps else None
             return Screen("Take back?", (f"Back to {NAMES[last.to_move]}'s" if last else "", "position before",
                                          "the last step"), footer="OK yes, BACK no")
+        if phase in (Phase.ROLL, Phase.STEP) and self.far_turn():  # no button here rolls or moves for it
+            return replace(position_screen(g, self.notice or "at the far table", self.last_step),
+                           footer="far table plays")
         if phase is Phase.STEP and self.bot_turn():  # NEXT offers no menu for the bot's step: say only BACK
             return replace(position_screen(g, self.notice or f"{NAMES[g.to_move]} is thinking", self.last_step),
                            footer="BACK undo")

@@ -65,6 +65,7 @@ class Link:
         self._inbox: queue.Queue[Signed] = queue.Queue()
         self.presence = Presence(clock)
         self._keepalive = keepalive
+        self._last: mqtt.MQTTMessageInfo | None = None  # the last line published, to flush before a goodbye
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{remote.code}-{table}",
                              clean_session=False, protocol=mqtt.MQTTv311)
         if remote.user is not None:
@@ -83,8 +84,16 @@ class Link:
         self.client.connect_async(self.remote.host, self.remote.port, keepalive=self._keepalive)
         self.client.loop_start()
 
-    def close(self) -> None:
-        """A goodbye: the far table sees ``offline`` at once (a last will is only for connections that drop)."""
+    def close(self, flush_s: float = 5.0) -> None:
+        """A goodbye: the far table sees ``offline`` at once (a last will is only for connections that drop). The
+        lines published last are first given ``flush_s`` to reach the broker: the game's last move must not
+        stay behind with a table that has finished."""
+        last = self._last
+        if last is not None and self.client.is_connected():
+            try:
+                last.wait_for_publish(flush_s)
+            except (RuntimeError, ValueError) as e:
+                log.warning("remote %s: the last line may not have reached the broker: %s", self.remote.code, e)
         if self.client.is_connected():
             self.client.publish(self._presence_topic(self.table), OFFLINE, qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
@@ -96,7 +105,7 @@ class Link:
         payload = encode_line(self.remote.code, self.table, line)
         with self._lock:
             self._sent[line["seq"]] = dict(line)
-        self.client.publish(self.topics["lines"], payload, qos=1)
+        self._last = self.client.publish(self.topics["lines"], payload, qos=1)
 
     def want(self, seq: int) -> None:
         """Ask the far table for its lines from ``seq`` on."""

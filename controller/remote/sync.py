@@ -40,16 +40,20 @@ def _digest(line: Mapping[str, Any]) -> bytes:
 
 
 class Sync:
-    """Orders lines for one table. ``apply(line)`` applies a far line to the table's game and journal;
+    """Orders lines for one table. ``apply(line)`` applies a far line to the table's game and journal (False: it
+    could not, and the line stays due);
     ``same_state(state)`` says whether the table's state now equals ``state`` (the far table's, after that line).
 
     ``applied``: the lines already in this table's journal (a table restarted from its journal), in seq order.
+    ``ready()`` says whether the table can take the next far line now (its players may still be moving the
+    pieces of the last one): a line due while it cannot waits for ``drain``.
     """
 
-    def __init__(self, apply: Callable[[Line], None], same_state: Callable[[Mapping[str, Any]], bool],
-                 applied: Iterable[Mapping[str, Any]] = ()) -> None:
+    def __init__(self, apply: Callable[[Line], bool | None], same_state: Callable[[Mapping[str, Any]], bool],
+                 applied: Iterable[Mapping[str, Any]] = (), ready: Callable[[Line], bool] = lambda line: True) -> None:
         self._apply = apply
         self._same_state = same_state
+        self._ready = ready
         self._seen: list[bytes] = []  # digest of the line at each applied seq (index seq - 1): forks are found
         self._pending: dict[int, Line] = {}
         self.stopped: SyncStopped | None = None
@@ -101,14 +105,30 @@ class Sync:
         seq = line["seq"]
         if seq != self.next_seq:
             raise ValueError(f"own line seq {seq}, but seq {self.next_seq} is due")
+        held = self._pending.pop(seq, None)  # the far table's line for this seq, here but not yet applied
         self._seen.append(_digest(line))
+        if held is not None and _digest(held) != _digest(line):
+            self._stop(ForkError(f"seq {seq}: both tables moved at once ({held['move']!r} there, {line['move']!r} "
+                                 f"here)"))
         return self._drain()
+
+    def drain(self) -> list[Line]:
+        """Apply the lines that wait for the table to be ready, if it is now; returns those applied."""
+        self._check_running()
+        return self._drain()
+
+    @property
+    def due(self) -> Line | None:
+        """The far line due next, if it is here (waiting for the table to be ready)."""
+        return self._pending.get(self.next_seq)
 
     def _drain(self) -> list[Line]:
         done: list[Line] = []
-        while self.next_seq in self._pending:
-            line = self._pending.pop(self.next_seq)
-            self._apply(line)
+        while self.next_seq in self._pending and self._ready(self._pending[self.next_seq]):
+            line = self._pending[self.next_seq]
+            if self._apply(line) is False:
+                break  # not applied (the table could not save it): it stays due
+            del self._pending[line["seq"]]
             self._seen.append(_digest(line))
             done.append(line)
             if not self._same_state(line["state"]):

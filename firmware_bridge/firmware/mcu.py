@@ -13,6 +13,7 @@ every row at once.
 from firmware_bridge.firmware.matrix import Matrix
 from firmware_bridge.firmware.wire import (
     ACK,
+    COLOURS,
     DELTA,
     DELTA_COPY,
     DICE,
@@ -44,7 +45,8 @@ def ticks_diff(now: int, then: int) -> int:
 
 class Mcu:
     """``port`` has ``read() -> bytes | None`` (never blocks) and ``write(bytes)``, as ``machine.UART``;
-    ``leds`` has ``set(row, col, on)`` or is None on a board without LEDs."""
+    ``leds`` has ``count``, ``set(index, colour)`` and ``show()`` (the strip written once per step, however many
+    LEDs changed), or is None on a board without LEDs."""
 
     def __init__(self, port, matrix: Matrix, leds=None, *, scan_ms: int = 5, beat_ms: int = 10) -> None:
         self.port = port
@@ -74,6 +76,8 @@ class Mcu:
         if data:
             for frame in self.reader.feed(data):
                 self._handle(frame)
+            if self.leds is not None:
+                self.leds.show()
         if ticks_diff(now, self._last_scan) >= self.scan_ms:
             self._last_scan = now
             changes = self.matrix.scan()
@@ -102,13 +106,13 @@ class Mcu:
             for r in range(self.matrix.nrows):
                 self._send_row(r)
         elif kind == LED:
-            row, col, on = body[0], body[1], body[2]
+            index, colour = body[0] << 8 | body[1], body[2]
             if self.leds is None:
                 self._send(NACK, bytes([seq, NACK_UNSUPPORTED]))
-            elif row >= self.matrix.nrows or col >= self.matrix.ncols or on > 1:
+            elif index >= self.leds.count or colour >= COLOURS:
                 self._send(NACK, bytes([seq, NACK_OUT_OF_RANGE]))
             else:
-                self.leds.set(row, col, on == 1)
+                self.leds.set(index, colour)
                 self._send(ACK, bytes([seq]))
         elif kind == DICE:
             self._send(NACK, bytes([seq, NACK_UNSUPPORTED]))  # this board has no dice display

@@ -14,7 +14,10 @@ UART_ID = 0  # GP0 TX -> Pi RXD (GPIO15), GP1 RX <- Pi TXD (GPIO14): /dev/serial
 UART_TX = 0
 UART_RX = 1
 BAUD = 115200
-LED_PIN = 16  # a WS2812 strip, one LED per cell in row-major order
+LED_PIN = 16  # a WS2812 strip of up to rows x cols LEDs; the host's profile says which cell each lies under
+# each colour's (red, green, blue), as MicroPython's neopixel takes it: lift magenta, put green, seen white;
+# dim (about 3 mA an LED), and told apart without red against green, which one man in twelve cannot
+PALETTE = ((0, 0, 0), (30, 0, 30), (0, 40, 0), (16, 16, 16))
 # the GP pins left for a directly wired matrix: rows take the first ones, columns the next
 FREE_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 26, 27, 28)
 # the shift-register board: 74HC595 SER, SRCLK, RCLK; 74HC165 SH/LD, CLK, QH
@@ -28,15 +31,25 @@ def direct(rows: int, cols: int) -> bool:
 
 
 class Leds:
-    """One addressable LED per cell; a cell the host lights guides a move."""
+    """The strip: the host lights the cells of a move to make. ``show`` writes it once after the host's
+    frames of a step (a strip of 256 takes 8 ms to write: once per LED would hold the scan up)."""
 
-    def __init__(self, strip, cols: int) -> None:
+    def __init__(self, strip, count: int) -> None:
         self.strip = strip
-        self.cols = cols
+        self.count = count
+        for i in range(count):  # a strip on its own supply keeps its colours through the Pico's reboot
+            strip[i] = PALETTE[0]
+        strip.write()
+        self._changed = False
 
-    def set(self, row: int, col: int, on: bool) -> None:
-        self.strip[row * self.cols + col] = (0, 40, 0) if on else (0, 0, 0)
-        self.strip.write()
+    def set(self, index: int, colour: int) -> None:
+        self.strip[index] = PALETTE[colour]
+        self._changed = True
+
+    def show(self) -> None:
+        if self._changed:
+            self._changed = False
+            self.strip.write()
 
 
 def build(machine, port, rows: int, cols: int, leds=None) -> Mcu:
@@ -58,7 +71,7 @@ def run(rows: int, cols: int) -> None:
 
     port = machine.UART(UART_ID, baudrate=BAUD, tx=machine.Pin(UART_TX), rx=machine.Pin(UART_RX))
     strip = neopixel.NeoPixel(machine.Pin(LED_PIN), rows * cols)
-    mcu = build(machine, port, rows, cols, Leds(strip, cols))
+    mcu = build(machine, port, rows, cols, Leds(strip, rows * cols))
     while True:
         mcu.step(time.ticks_ms())  # type: ignore[attr-defined]  # MicroPython's time
         time.sleep_ms(1)  # type: ignore[attr-defined]

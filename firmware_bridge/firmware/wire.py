@@ -4,7 +4,7 @@ The host's codec uses ``binascii.crc_hqx``, which MicroPython lacks, so the CRC 
 table; tests check both sides agree byte for byte.
 """
 
-VERSION = 2
+VERSION = 3  # 3: an LED is addressed by its place on the strip and lit in a colour
 MAX_FRAME = 255
 
 HELLO = 1
@@ -16,6 +16,9 @@ LED = 8
 DICE = 9
 SNAPSHOT_REQUEST = 10
 DELTA_COPY = 11
+
+# an LED's colours: 0 off, 1 "lift a piece here", 2 "put a piece here", 3 "this sensor reads closed" (self-test)
+COLOURS = 4
 
 # body length of each message the firmware accepts from the host; anything else is refused
 HOST_BODIES = {HELLO: 3, ACK: 1, NACK: 2, LED: 3, DICE: 2, SNAPSHOT_REQUEST: 0}

@@ -55,7 +55,7 @@ def test_the_bench_fails_on_presses_replayed_after_a_resync(monkeypatch: pytest.
     monkeypatch.setattr(controller.table, "LinkGuard", ReplayingGuard)
     assert bridge.main([*SHORT, "40", "--seeds", "3"]) == 1  # the cable is pulled once in these 40 lines
     out = capsys.readouterr().out
-    assert f"noise {NOISE_LIMIT:<5} seed 3: FAIL: differs from the direct board at line 39" in out
+    assert f"noise {NOISE_LIMIT:<5} seed 3: FAIL: differs from the direct board at line 6" in out
     assert "FAILED: 1 of 1 games" in out
 
 

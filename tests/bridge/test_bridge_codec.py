@@ -10,9 +10,11 @@ from firmware_bridge.codec import (
     BUTTON,
     DELTA,
     HELLO,
+    LED,
     MESSAGES,
     ROW,
     SNAPSHOT_REQUEST,
+    Colour,
     Decoder,
     Frame,
     FrameError,
@@ -22,17 +24,19 @@ from firmware_bridge.codec import (
     delta_body,
     delta_fields,
     encode,
+    led_body,
     row_body,
     row_fields,
 )
 
 
 @pytest.mark.parametrize(("frame", "wire"), [
-    (Frame(HELLO, 0, bytes([2, 7, 7])), "02 01 06 02 07 07 c3 b2 00"),
+    (Frame(HELLO, 0, bytes([3, 7, 7])), "02 01 06 03 07 07 f4 82 00"),
     (Frame(DELTA, 5, delta_body(1, [(2, 3, True)])), "09 03 05 01 02 03 01 41 fe 00"),
     (Frame(ROW, 7, row_body(1, 2, 1 << 3, 7)), "08 02 07 01 02 08 2b 07 00"),
     (Frame(ROW, 8, row_body(1, 15, 1 << 15 | 1, 16)), "09 02 08 01 0f 01 80 80 be 00"),
     (Frame(SNAPSHOT_REQUEST, 9, b""), "05 0a 09 9c 12 00"),
+    (Frame(LED, 4, led_body(36, Colour.PUT)), "03 08 04 05 24 02 cc 4f 00"),
 ])
 def test_documented_frames_byte_by_byte(frame: Frame, wire: str) -> None:
     assert encode(frame).hex(" ") == wire

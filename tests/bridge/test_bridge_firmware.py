@@ -12,9 +12,16 @@ from hypothesis import strategies as st
 from firmware_bridge import codec
 from firmware_bridge.firmware import pico, wire
 from firmware_bridge.firmware.matrix import PinReader
-from firmware_bridge.firmware.mcu import DELTA_REPEATS, GREET_BEATS, NACK_BAD_FRAME, NACK_UNSUPPORTED, Mcu
+from firmware_bridge.firmware.mcu import (
+    DELTA_REPEATS,
+    GREET_BEATS,
+    NACK_BAD_FRAME,
+    NACK_OUT_OF_RANGE,
+    NACK_UNSUPPORTED,
+    Mcu,
+)
 from sim_hardware.clock import FakeClock
-from sim_hardware.mcu import Leds, machine_for
+from sim_hardware.mcu import Strip, machine_for
 from sim_hardware.pins import SimBoard
 
 
@@ -70,10 +77,11 @@ class _Port:
         self.frames += [f for f in self.sent.feed(data) if isinstance(f, codec.Frame)]
 
 
-def _mcu(rows: int = 3, cols: int = 3) -> tuple[SimBoard, _Port, Leds, Mcu]:
+def _mcu(rows: int = 3, cols: int = 3) -> tuple[SimBoard, _Port, Strip, Mcu]:
     board = SimBoard(range(rows), range(cols), FakeClock())
-    port, leds = _Port(), Leds()
-    return board, port, leds, pico.build(machine_for(board, rows, cols), port, rows, cols, leds)
+    port, strip = _Port(), Strip(rows * cols)
+    leds = pico.Leds(strip, rows * cols)
+    return board, port, strip, pico.build(machine_for(board, rows, cols), port, rows, cols, leds)
 
 
 def _masks(cells: set[tuple[int, int]], rows: int) -> list[int]:
@@ -144,11 +152,11 @@ def test_mcu_answers_the_host() -> None:
     for ms in (0, 5, 10, 15):
         mcu.step(ms)
     assert [f.type for f in port.frames] == [codec.HELLO, codec.DELTA]
-    damaged = bytearray(codec.encode(codec.Frame(codec.LED, 4, bytes([0, 0, 1]))))
+    damaged = bytearray(codec.encode(codec.Frame(codec.LED, 4, codec.led_body(0, codec.Colour.LIFT))))
     damaged[2] ^= 1
     port.incoming = b"".join([
         codec.encode(codec.Frame(codec.SNAPSHOT_REQUEST, 1, b"")),
-        codec.encode(codec.Frame(codec.LED, 2, bytes([2, 1, 1]))),
+        codec.encode(codec.Frame(codec.LED, 2, codec.led_body(7, codec.Colour.PUT))),
         codec.encode(codec.Frame(codec.DICE, 3, bytes([3, 4]))),
         bytes(damaged),
         codec.encode(codec.Frame(codec.HELLO, 5, bytes([codec.VERSION, 3, 3]))),
@@ -164,4 +172,24 @@ def test_mcu_answers_the_host() -> None:
         (codec.NACK, bytes([4, NACK_BAD_FRAME])),  # refused as the seq that should have come
         (codec.HELLO, bytes([codec.VERSION, 3, 3])),
     ]
-    assert leds.lit == {(2, 1)}
+    assert leds.lit == {7: pico.PALETTE[codec.Colour.PUT]}
+
+
+def test_the_strip_lights_what_the_host_asks_and_is_written_once_a_step() -> None:
+    """LEDs are addressed by their place on the strip (the profile maps them to cells); several in one
+    step are one write of the strip; a place past the strip or an unknown colour is refused, not lit."""
+    _, port, strip, mcu = _mcu()
+    assert strip.frames == [((0, 0, 0),) * 9]  # a booting firmware puts the strip out
+    mcu.step(0)
+    port.incoming = b"".join(codec.encode(codec.Frame(codec.LED, seq, body)) for seq, body in enumerate([
+        codec.led_body(8, codec.Colour.LIFT), codec.led_body(0, codec.Colour.PUT), codec.led_body(9, codec.Colour.PUT),
+        bytes([0, 1, len(pico.PALETTE)])]))
+    mcu.step(1)
+    assert len(strip.frames) == 2 and strip.lit == {8: pico.PALETTE[1], 0: pico.PALETTE[2]}
+    assert [(f.type, f.body) for f in port.frames[1:]] == [
+        (codec.ACK, bytes([0])), (codec.ACK, bytes([1])), (codec.NACK, bytes([2, NACK_OUT_OF_RANGE])),
+        (codec.NACK, bytes([3, NACK_OUT_OF_RANGE]))]
+    port.incoming = codec.encode(codec.Frame(codec.LED, 4, codec.led_body(8, codec.Colour.OFF)))
+    mcu.step(2)
+    assert strip.lit == {0: pico.PALETTE[2]}
+    assert len(pico.PALETTE) == wire.COLOURS == len(codec.Colour)  # the firmware draws every colour the host sends

@@ -15,6 +15,7 @@ from controller.bridge_inputs import LINK_LOST, WRONG_FIRMWARE
 from controller.flows.hannibal import Phase
 from firmware_bridge import codec
 from firmware_bridge.firmware import mcu as firmware
+from firmware_bridge.firmware import pico
 from firmware_bridge.link import Status
 from sim_hardware.mcu import SimMcu
 
@@ -155,10 +156,25 @@ def test_unplugged_board_is_reconnected_with_backoff(table: Harness) -> None:
 def test_a_command_is_retried_until_the_board_acknowledges_it(table: Harness) -> None:
     link, mcu = table.hw.link, _mcu(table)
     mcu.muted = True
-    link.send(codec.LED, bytes([3, 4, 1]))
+    link.send(codec.LED, codec.led_body(25, codec.Colour.PUT))
     table.run(0.05)
-    assert mcu.leds.lit == set()
+    assert mcu.strip.lit == {}
     mcu.muted = False
     table.run(0.3)
-    assert mcu.leds.lit == {(3, 4)} and link.stats.retries >= 1
+    assert mcu.strip.lit == {25: pico.PALETTE[codec.Colour.PUT]} and link.stats.retries >= 1
     assert table.table.display.current != LINK_LOST  # a short hiccup is healed, not announced
+
+
+def test_a_later_colour_of_one_led_supersedes_one_not_yet_acknowledged(table: Harness) -> None:
+    """Retried after the later one, the earlier colour would light an LED the table had put out."""
+    link, mcu = table.hw.link, _mcu(table)
+    mcu.muted = True
+    link.send(codec.LED, codec.led_body(25, codec.Colour.PUT), key=(codec.LED, 25))
+    link.send(codec.LED, codec.led_body(3, codec.Colour.LIFT), key=(codec.LED, 3))
+    link.send(codec.LED, codec.led_body(25, codec.Colour.OFF), key=(codec.LED, 25))
+    assert link.unanswered == 2
+    frames = len(mcu.strip.frames)
+    mcu.muted = False
+    table.run(0.3)
+    assert link.unanswered == 0 and mcu.strip.lit == {3: pico.PALETTE[codec.Colour.LIFT]}
+    assert all(frame[25] == (0, 0, 0) for frame in mcu.strip.frames[frames:])

@@ -82,7 +82,7 @@ def test_node_present_but_offline_skips_naming_the_command(tmp_path: Path) -> No
 
 def _host_frames() -> dict[int, bytes]:
     return {REQUEST_MS: codec.encode(codec.Frame(codec.SNAPSHOT_REQUEST, 1, b"")),
-            LED_MS: codec.encode(codec.Frame(codec.LED, 2, bytes([15, 15, 1])))}
+            LED_MS: codec.encode(codec.Frame(codec.LED, 2, codec.led_body(255, codec.Colour.LIFT)))}
 
 
 def _driver(micropython: bool) -> str:
@@ -115,7 +115,7 @@ def test_firmware_under_micropython_reads_a_16x16_shift_register_board(tmp_path:
     (tmp_path / "cpy.py").write_text(_driver(micropython=False))
     lines = _run(node, tmp_path / "mpy.py")
     assert lines == _run([sys.executable], tmp_path / "cpy.py")  # byte for byte what CPython writes
-    assert lines[-1] == "lit [(15, 15)]"  # the LED command was carried out
+    assert lines[-1] == "lit [(255, [30, 0, 30])] 2"  # the LED lit in its colour: the strip put out at boot, then lit
 
     decoder = codec.Decoder()
     frames: list[tuple[int, codec.Frame]] = []

@@ -33,7 +33,9 @@ def test_shipped_profiles_pass(name: str, capsys: pytest.CaptureFixture[str]) ->
 BAD: list[tuple[str, str, str, str]] = [
     # (what, search, replace, expected "key: message" fragment)
     ("unknown key", "[timing]", "[timing]\nscan_rate = 100", r"timing\.scan_rate: unknown key"),
-    ("unknown section", "[timing]", "[leds]\ncount = 3\n\n[timing]", r"leds: unknown section"),
+    ("unknown section", "[timing]", "[lights]\ncount = 3\n\n[timing]", r"lights: unknown section"),
+    ("LEDs on the Pi's own pins", "[timing]", "[leds]\norder = \"matrix\"\n\n[timing]",
+     r"leds: the LED strip is driven by the board's microcontroller: use backend \"bridge\""),
     ("out-of-range pin", "rows = [5, 6, 13", "rows = [55, 6, 13", r"matrix\.rows\[0\]: pin 55 is out of range"),
     ("reserved EEPROM pin", "BACK = { pin = 4 }", "BACK = { pin = 0 }", r"buttons\.BACK\.pin: pin 0 is out of range"),
     ("duplicate pin in matrix", "cols = [21, 12", "cols = [5, 12", r"matrix\.cols\[0\]: GPIO 5 is already used by "
@@ -174,3 +176,29 @@ def test_a_bridge_profile_whose_matrix_lines_repeat_is_refused(tmp_path: Path,
     assert main(["check-config", str(path)]) == 2
     err = capsys.readouterr().err
     assert "matrix.rows[1]: line 5 is already matrix.rows[0]" in err and "6 problem(s)" in err, err
+
+
+BRIDGE_SIM = (ROOT_DIR / "hw_config" / "profiles" / "hannibal-bridge-sim.toml").read_text()
+
+
+@pytest.mark.parametrize(("order", "expected"), [
+    ('"snake"', r"leds\.order: must be \"matrix\" or a list naming the location above each LED"),
+    ("[]", r"leds\.order: must be \"matrix\" or a list"),
+    ('["pos:0", "pos:99"]', r"leds\.order\[1\]: 'pos:99' is not a location of the layout"),
+    ('["pos:0", "", "pos:0"]', r"leds\.order\[2\]: 'pos:0' already has LED 0: one LED a location"),
+    ('["pos:0", 3]', r"leds\.order\[1\]: 3 is not a location of the layout"),
+    (repr([""] * 50).replace("'", '"'), r"leds\.order: 50 LEDs: the firmware drives one per matrix cell, 49 at most"),
+])
+def test_the_led_strip_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str], order: str,
+                                  expected: str) -> None:
+    start = BRIDGE_SIM.index("order = [")
+    path = _variant(tmp_path, BRIDGE_SIM[:start] + f"order = {order}\n")
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(expected, err) and "1 problem(s)" in err, err
+
+
+def test_a_strip_in_the_matrix_order_lights_each_cell_at_its_matrix_place(tmp_path: Path) -> None:
+    start = BRIDGE_SIM.index("order = [")
+    profile = load_profile(_variant(tmp_path, BRIDGE_SIM[:start] + 'order = "matrix"\n'))
+    assert profile.leds is not None and profile.leds.at["pos:36"] == 5 * 7 + 5 and len(profile.leds.at) == 49

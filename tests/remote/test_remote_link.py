@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +17,7 @@ import pytest
 
 pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
 import paho.mqtt.client as mqtt
+from broker import NEEDS_MOSQUITTO, Broker
 from paho.mqtt.enums import CallbackAPIVersion
 from support import ROOT_DIR
 
@@ -30,44 +29,7 @@ from controller.remote.url import parse_url
 from engines.registry import get_game
 
 ROOT = ROOT_DIR
-MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
-pytestmark = pytest.mark.skipif(MOSQUITTO is None, reason="no mosquitto broker: apt-get install -y mosquitto")
-
-
-class Broker:
-    """A Mosquitto of our own; ``restart`` kills it (no goodbye to anyone) and starts it again on the same port."""
-
-    def __init__(self, tmp: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.conf = tmp / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    def start(self) -> None:
-        assert MOSQUITTO is not None
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError("mosquitto did not start listening")
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-
-    def restart(self) -> None:
-        self.kill()
-        self.start()
+pytestmark = NEEDS_MOSQUITTO
 
 
 @pytest.fixture

@@ -1,0 +1,167 @@
+"""Remote play at one table: its own journal lines go to the far table, the far table's come in, in order.
+
+The table plays its own seats as always; a far seat's move or roll arrives as the far table's journal line.
+Each line this table journals for its own seats is recorded in the ``Sync`` core (one seq space for both
+tables) and published. The far table's lines are offered to ``Sync``, which hands them on once, in seq order;
+one is applied when the flow can take it (``takes_far``: that seat's turn, this table's board showing the
+position), journaled here as this table's copy (``far_line``), and this table's state is then compared with
+the ``state`` the far table journaled. A fork (two lines for one seq) or a state that differs stops play: one
+line on the screen and in the log, and nothing more is applied or published.
+
+A loop source (``poll``) does all of it on the table's own thread; the MQTT client only queues what it
+received. A table restarted from its journal starts ``Sync`` from the lines already there, and answers the far
+table's ``want`` from its journal file, so nothing journaled before the restart is lost to the far table.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from controller.events import Event
+from controller.remote.lines import canonical
+from controller.remote.presence import LinkStatus
+from controller.remote.sync import Line, Sync, SyncStopped
+from controller.remote.url import Remote
+from controller.screen import Screen
+from controller.table import Table
+
+log = logging.getLogger("boardkeeper.remote")
+ASK_AGAIN_S = 1.0  # a gap in the far table's lines is asked for again at most this often (table clock)
+
+
+@runtime_checkable
+class FarPlay(Protocol):
+    """What a flow that can play with a far table offers (``controller.sensed.SensedFlow``)."""
+
+    FAR_PLAY: bool
+
+    @property
+    def game(self) -> Any: ...
+
+    def takes_far(self, line: Mapping[str, Any]) -> bool: ...
+
+    def far_line(self, line: Mapping[str, Any]) -> bool: ...
+
+    def wait_far(self, why: str) -> None: ...
+
+
+class Carrier(Protocol):
+    """The link to the far table (``controller.remote.link.Link``)."""
+
+    def status(self) -> LinkStatus: ...
+
+    def publish(self, line: Line) -> None: ...
+
+    def take(self, timeout: float = 0.0) -> list[Line]: ...
+
+    def want(self, seq: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def journal_lines(path: Path, start: int = 1) -> list[Line]:
+    """The move lines of the journal at ``path`` from seq ``start`` on (notes left out). Read while the table may
+    be writing: a last line not yet whole is left for the next read."""
+    out: list[Line] = []
+    with path.open("rb") as f:
+        lines = f.read().split(b"\n")
+    for raw in lines[1:]:
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue  # the unfinished last line (or the empty string after the final newline)
+        if isinstance(line, dict) and isinstance(line.get("seq"), int) and line["seq"] >= start:
+            out.append(line)
+    return out
+
+
+class RemotePlay:
+    """The table's side of one remote game. ``poll`` is a loop source; ``stopped`` the line that stopped play."""
+
+    def __init__(self, table: Table, link: Carrier, clock: Callable[[], float] = time.monotonic) -> None:
+        flow = table.flow
+        if not isinstance(flow, FarPlay) or not flow.FAR_PLAY:
+            raise ValueError(f"{table.profile.game} cannot be played with a far table yet")
+        self.table = table
+        self.flow = flow
+        self.journal = journal = table.journal
+        self.link = link
+        self.clock = clock
+        self.stopped: str | None = None
+        self.applied = 0  # far lines applied here
+        self._own: list[Line] = []
+        self._applying = False
+        self._asked = float("-inf")  # when the far table was last asked to fill a gap
+        self.sync = Sync(self._apply, self._same_state, applied=journal_lines(journal.path),
+                             ready=flow.takes_far)
+        journal.listeners.append(self._journaled)
+
+    def poll(self, now: float) -> list[Event]:
+        if self.stopped is not None:
+            return []
+        try:
+            while self._own:
+                line = self._own.pop(0)
+                self.sync.local(line)
+                self.link.publish(line)
+            for line in self.link.take():
+                self.sync.offer(line)
+            self.sync.drain()
+            link = self.link.status().text(self.clock())  # the broker's clock is the link's: real time
+            self.flow.wait_far(link if link != "connected" else "at the far table")
+            if self.sync.missing() and now - self._asked >= ASK_AGAIN_S:
+                self._asked = now  # a gap: the far table sends its lines again from the first missing one
+                self.link.want(self.sync.next_seq)
+        except SyncStopped as e:
+            self._stop(str(e))
+        return []
+
+    def _journaled(self, line: Line) -> None:
+        if not self._applying:
+            self._own.append(dict(line))
+
+    def _apply(self, line: Line) -> bool:
+        self._applying = True
+        try:
+            done = self.flow.far_line(line)
+        finally:
+            self._applying = False
+        self.applied += done
+        return done
+
+    def _same_state(self, state: Mapping[str, Any]) -> bool:
+        return canonical(self.flow.game.to_json()) == canonical(state)
+
+    def _stop(self, why: str) -> None:
+        """Play cannot go on as one game: say so once, and apply or publish nothing more."""
+        self.stopped = why
+        log.error("remote play stopped: %s", why)
+        self.table.loop.set_handler(lambda event: None)  # the flow takes nothing more: no move, no redraw
+        self.table.display.show(Screen("Remote play stopped", (why,), footer="game saved"))
+
+
+def table_name(seats: Iterable[str]) -> str:
+    """This table's name on the broker: the seats it plays (two tables of one game never share a seat)."""
+    return "-".join(sorted(seats))
+
+
+def join(table: Table, remote: Remote, playing: Iterable[str]) -> RemotePlay:
+    """Connect ``table``, which plays the seats ``playing``, to the game ``remote`` names, in the background
+    (the broker may be down at first: the link keeps trying); the far table's lines are taken on every loop
+    turn. ``close()`` the returned play's link at the end."""
+    from controller.remote.link import Link  # paho-mqtt: the optional dependency "remote"
+
+    path = table.journal.path
+    holder: list[RemotePlay] = []
+    link = Link(remote, table_name(playing), expecting=lambda: holder[0].sync.next_seq if holder else 1,
+                history=lambda seq: journal_lines(path, seq))
+    play = RemotePlay(table, link)
+    holder.append(play)
+    table.loop.add_source(play.poll)
+    link.start()
+    return play

@@ -1,0 +1,70 @@
+"""Two tables, one game (issue 26): two ``boardkeeper demo GAME --remote URL --as SEAT`` processes, one per side,
+on a real Mosquitto started here, play one game; both exit 0 and their journals are identical but for the
+header's local fields."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from broker import NEEDS_MOSQUITTO, Broker
+from support import ROOT_DIR
+
+pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
+pytestmark = NEEDS_MOSQUITTO
+
+
+def _demo(game: str, seed: int, url: str, journal: Path, seats: list[str]) -> subprocess.Popen[str]:
+    own = [arg for seat in seats for arg in ("--as", seat)]
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", game, "--seed", str(seed), "--quiet",
+                             "--journal", str(journal), "--remote", url, *own],
+                            cwd=ROOT_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _lines(journal: Path) -> list[dict[str, object]]:
+    return [json.loads(raw) for raw in journal.read_text().splitlines()[1:]]
+
+
+@pytest.mark.parametrize(("game", "seed", "sides"), [("hannibal", 3, (["yellow"], ["blue"]))])
+def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: tuple[list[str], list[str]]) -> None:
+    broker = Broker(tmp_path)
+    try:
+        url = f"mqtt://127.0.0.1:{broker.port}/{game}-{seed}"
+        runs = [_demo(game, seed, url, tmp_path / f"{i}.jsonl", seats) for i, seats in enumerate(sides)]
+        results = [run.communicate(timeout=600) for run in runs]
+    finally:
+        broker.kill()
+    for run, (out, err) in zip(runs, results, strict=True):
+        assert run.returncode == 0, err[-3000:]
+        assert "winner:" in out
+    first, second = (_lines(tmp_path / f"{i}.jsonl") for i in range(2))
+    assert first == second and len(first) > 100
+    assert first[-1]["state"]["winner"] is not None  # type: ignore[index]
+    moved = {line["player"] for line in first if not str(line["move"]).startswith("R")}
+    assert moved == {"yellow", "blue"}
+    headers = [json.loads((tmp_path / f"{i}.jsonl").read_text().splitlines()[0]) for i in range(2)]
+    assert [{k: v for k, v in h.items() if k != "started"} for h in headers] == [{"game": game, "options": {},
+                                                                                  "seed": seed}] * 2
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["demo", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1"], "--remote: name this table's seats with --as"),
+    (["demo", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "green"], "green is no seat of hannibal"),
+    (["demo", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow", "--as", "blue"],
+     "every seat is this table's"),
+    (["demo", "hannibal", "--remote", "http://127.0.0.1/game1", "--as", "yellow"], "scheme must be mqtt://"),
+    (["demo", "hannibal", "--as", "yellow"], "give --remote too"),
+    (["play", "hannibal", "--profile", "hannibal-sim", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow",
+      "--seat", "blue=mcts"], "the far table's seats are played there"),
+    (["play", "hannibal", "--sim", "--remote", "mqtt://127.0.0.1:1/game1"], "--remote is for the real table"),
+])
+def test_a_remote_command_that_cannot_work_is_one_line(argv: list[str], said: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1, err
