@@ -90,7 +90,11 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
         if echo is not None:
             echo(screen)
 
-    table = build_table(prof, hardware, journal, Dice(random.Random(seed * 7919 + table_salt(journal))),
+    salt = table_salt(journal)
+    # with a far table, each table draws its own seats' chance: the same seed must not draw the same numbers
+    # at both (a spin-off would tie for ever)
+    rng = random.Random(seed * 7919 + salt) if remote is None else random.Random(f"{seed}:{sorted(far)}:{salt}")
+    table = build_table(prof, hardware, journal, Dice(rng),
                         seed=seed, echo=stamped, options=info.options(sim=True) if options is None else options,
                         far=far)
     default = dict.fromkeys(table.flow.game.players, "heuristic") if info.bots else {}  # no bots: scripted people

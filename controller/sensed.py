@@ -132,6 +132,14 @@ class SensedFlow(TableParts[S]):
         """A far seat acts now: nothing at this table may move or roll for it."""
         return acting_seat(self.game) in self.far
 
+    def far_step_stands(self) -> bool:
+        """With a far table, a step may be taken back only by its own table while its seat's turn goes on: after
+        that, the far table may already have acted on it. Without one, nothing stands for that reason."""
+        if not self.far or not self.ledger.steps:
+            return False
+        mover = acting_seat(self.ledger.steps[-1][0])
+        return mover in self.far or mover != acting_seat(self.game)
+
     def wait_far(self, why: str) -> None:
         """While a far seat acts, the screen says what the table waits for (``why``: the link's state, or whose
         move it is); a notice of the flow's own (a fault) is not covered, and the words go when its turn ends."""
@@ -147,18 +155,20 @@ class SensedFlow(TableParts[S]):
     def takes_far(self, line: Mapping[str, Any]) -> bool:
         """The far table's next line can be applied now: it is that seat's turn (a takeback: its own last step)
         and this table's board shows the position, its players done with the last line's pieces."""
-        player = line["player"]
-        if player not in self.far or self.board.game.board_stage() is not Stage.PLAY \
+        player, acting = line["player"], acting_seat(self.game)
+        if acting not in self.far or self.board.game.board_stage() is not Stage.PLAY \
                 or not self.board.referee.board_matches():
             return False
         if line["move"] == UNDO:
-            return bool(self.ledger.steps) and acting_seat(self.ledger.steps[-1][0]) == player == acting_seat(self.game)
-        return bool(acting_seat(self.game) == player)
+            return bool(self.ledger.steps) and acting_seat(self.ledger.steps[-1][0]) == player == acting
+        # a chance outcome is signed by the seat that drew it, or "chance" (every game's own signature)
+        return bool(player == acting or (player == "chance" and self.game.is_chance()))
 
     def far_line(self, line: Mapping[str, Any]) -> bool:
         """Apply the far table's line (``takes_far`` said it may be) and journal it as this table's own copy: a
         step the board must then follow, a roll shown, a takeback put back. False if it could not be saved."""
         player, move = line["player"], line["move"]
+        player = acting_seat(self.game) or player  # the seat that drew a chance outcome signed "chance"
         name = self.context.seat_names[player]
         who = f"{name} (far table)" if name == player else f"{player} ({name}, far table)"
         seq = self.journal.seq

@@ -22,6 +22,7 @@ screen shows it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
 from typing import Any, cast
 
@@ -151,6 +152,7 @@ class CannonballFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says."""
 
     STATE = State
+    FAR_PLAY = True
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     enter_spin: Callable[[], bool]
@@ -226,7 +228,10 @@ class CannonballFlow(SensedFlow[State]):
     def press(self, button: str) -> None:
         phase = self.state
         self.notice = ""
-        if phase is Phase.SPIN and button == "SPIN" and not self.by_hand:
+        if phase in (Phase.SPIN, Phase.MENU, Phase.MARCH) and self.far_turn() and button != "BACK":
+            self.notice = f"{NAMES[self.game.players[self.game.to_move]]} plays at the far table"
+            self.redraw()
+        elif phase is Phase.SPIN and button == "SPIN" and not self.by_hand:
             self._spin()
         elif phase is Phase.SPIN and button in ("SPIN", "NEXT", "PREV"):  # the players' own spinner
             self.entry = ChanceEntry(sides=12, count=1)
@@ -240,7 +245,11 @@ class CannonballFlow(SensedFlow[State]):
                 self._offer(tuple(non_physical_moves(self.game) + list(self.game.legal_moves().simple)),
                             manual=True)
         elif button == "BACK" and phase in (Phase.MENU, Phase.MARCH, Phase.FIXUP) and self.ledger.steps:
-            self.ask_undo()
+            if self.far_step_stands():
+                self.notice = "that step stands: the far table has it"
+                self.redraw()
+            else:
+                self.ask_undo()
         elif phase is Phase.UNDO and button in ("OK", "BACK"):
             if button == "OK":
                 self._undo()
@@ -273,6 +282,8 @@ class CannonballFlow(SensedFlow[State]):
         return self.stage()
 
     def moves_allowed(self) -> bool:
+        if self.far_turn():
+            return False  # the far table moves its seat's pieces; this board follows
         return self.state in (Phase.MENU, Phase.MARCH, Phase.CHOOSE) or (
             self.state is Phase.FIXUP and not self.referee.restoring and self.game.current_player is not None)
 
@@ -285,7 +296,7 @@ class CannonballFlow(SensedFlow[State]):
 
     def takeback_offered(self) -> bool:
         """The pieces were put back as they stood before the last step: offer to take it back."""
-        if self.state not in (Phase.MENU, Phase.MARCH, Phase.FIXUP):
+        if self.state not in (Phase.MENU, Phase.MARCH, Phase.FIXUP) or self.far_step_stands():
             return False
         self.ask_undo()
         return True
@@ -341,8 +352,16 @@ class CannonballFlow(SensedFlow[State]):
             self.notice = failed
             self.cancel()
             return
-        self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
         self.taken_back()
+
+    def taken_back(self) -> None:
+        """Here or at the far table: the step before is the last one shown, and the pieces follow the list."""
+        self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
+        super().taken_back()
+
+    def apply_far(self, move: Move, player: str, entered: bool) -> None:
+        """A far seat's spin turns the dial here too; its turn choice or march step, the board follows."""
+        self.commit(move, entered=entered)
 
     # -- screens ------------------------------------------------------------------------------------------
 
@@ -373,6 +392,9 @@ class CannonballFlow(SensedFlow[State]):
         if self.state is Phase.UNDO:
             return Screen("Take back?", (f"Undo {self.last_step}", "and put the pieces", "back as listed"),
                           footer="OK yes, BACK no")
+        if self.state in (Phase.SPIN, Phase.MENU, Phase.MARCH) and self.far_turn():  # nothing to press here for it
+            return replace(position_screen(g, self.notice or "at the far table", self.last_step),
+                           footer="far table plays")
         if self.state in (Phase.MENU, Phase.CHOOSE):
             who = NAMES[g.players[g.to_move]]
             title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")

@@ -33,7 +33,7 @@ from controller.flows.hannibal_screens import NAMES, position_screen
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
-from engines.base import GameState, Move, acting_seat
+from engines.base import GameState, Move
 from engines.hannibal import State, Step
 from engines.hannibal.moves import PIECE, STACK
 
@@ -139,10 +139,8 @@ class HannibalFlow(SensedFlow[State]):
     def can_undo(self) -> bool:
         """BACK may take a step back: there is one since the last roll, and a person at this table made it; with
         a far table, only while that person's turn goes on (after it, the far table may already have acted)."""
-        if not self.ledger.steps:
-            return False
-        mover = self.ledger.steps[-1][0].to_move
-        return mover not in self.bots and mover not in self.far and (not self.far or mover == acting_seat(self.game))
+        return bool(self.ledger.steps) and self.ledger.steps[-1][0].to_move not in self.bots \
+            and not self.far_step_stands()
 
     @property
     def last_step(self) -> str:

