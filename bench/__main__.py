@@ -1,5 +1,5 @@
 """``python -m bench``: every benchmark of the project in one run; exit 1 naming each one whose target
-was missed (the long reliability runs, ``bench.powercut``, ``bench.soak`` and ``bench.strength``, are
+was missed (the long reliability runs, ``bench.powercut``, ``bench.soak``, ``bench.strength`` and ``bench.remote``, are
 run on their own)."""
 
 import sys

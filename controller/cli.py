@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page there while the bots play, "
                       "and after the game until Ctrl-C")
     demo.add_argument("--speed", type=float, metavar="F", help="simulated seconds per real second, so a person can "
-                      "watch (default 1 with --web, 50 with --remote, else as fast as it goes)")
+                      "watch (default 1 with --web, 100 with --remote, else as fast as it goes)")
     demo.add_argument("--remote", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE",
                       help="share the game with a far table over this MQTT broker: this table plays the --as seats, "
                       "the far table the others (run the far table's demo with the same seed and code)")

@@ -20,7 +20,7 @@ from engines.bots.match import Bot
 from engines.registry import games, get_game
 
 MAX_SIM_SECONDS = 6 * 3600.0
-REMOTE_SPEED = 50.0  # simulated seconds per real second with a far table: a far line takes a few real ms
+REMOTE_SPEED = 100.0  # simulated seconds per real second with a far table: a far line takes a few real ms
 SENSOR_FAULTS = {"stuck": "stuck_closed", "dead": "stuck_open"}  # --fault KIND:LOC -> the simulated board's set
 
 

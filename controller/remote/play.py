@@ -31,7 +31,8 @@ from controller.screen import Screen
 from controller.table import Table
 
 log = logging.getLogger("boardkeeper.remote")
-ASK_AGAIN_S = 1.0  # a gap in the far table's lines is asked for again at most this often (table clock)
+ASK_AGAIN_S = 1.0  # a gap in the far table's lines is asked for again at most this often (real seconds)
+IDLE_ASK_S = 2.0  # waiting this long (real seconds) for the far seat, the table asks for its lines again
 
 
 @runtime_checkable
@@ -48,6 +49,8 @@ class FarPlay(Protocol):
     def far_line(self, line: Mapping[str, Any]) -> bool: ...
 
     def wait_far(self, why: str) -> None: ...
+
+    def far_turn(self) -> bool: ...
 
 
 class Carrier(Protocol):
@@ -114,8 +117,14 @@ class RemotePlay:
             self.sync.drain()
             link = self.link.status().text(self.clock())  # the broker's clock is the link's: real time
             self.flow.wait_far(link if link != "connected" else "at the far table")
-            if self.sync.missing() and now - self._asked >= ASK_AGAIN_S:
-                self._asked = now  # a gap: the far table sends its lines again from the first missing one
+            real = self.clock()  # the network's time is real time, whatever pace the table's clock keeps
+            if self.sync.missing() and real - self._asked >= ASK_AGAIN_S:
+                self._asked = real  # a gap: the far table sends its lines again from the first missing one
+                self.link.want(self.sync.next_seq)
+            elif self.flow.far_turn() and self.sync.due is None and real - self._asked >= IDLE_ASK_S:
+                # nothing came for long while the far seat acts: its line may have been lost on the way (the
+                # last of a burst leaves no gap to notice), so ask for it
+                self._asked = real
                 self.link.want(self.sync.next_seq)
         except SyncStopped as e:
             self._stop(str(e))

@@ -1,0 +1,29 @@
+"""``bench.remote``: two tables in two processes keep one journal through a lossy line (dropped, duplicated and
+reordered messages), a broker restart, a table SIGKILLed and restarted, and the network gone for a while; and
+the bench fails, naming the case, when a far line is applied as it arrives instead of in seq order."""
+
+from __future__ import annotations
+
+import pytest
+from broker import NEEDS_MOSQUITTO
+
+from bench import remote
+
+pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
+pytestmark = NEEDS_MOSQUITTO
+
+
+def test_one_journal_through_every_fault(capsys: pytest.CaptureFixture[str]) -> None:
+    assert remote.main(["--games", "hannibal:3", "--cases", "clean,lossy,broker,kill,outage", "--outage", "3"]) == 0
+    out = capsys.readouterr().out
+    for case in ("clean", "lossy", "broker", "kill", "outage"):
+        assert f"hannibal   seed 3 {case:<7} ok" in out, out
+    assert "latency over" in out and "cut 1" in out
+    lossy = next(line for line in out.splitlines() if " lossy " in line)
+    assert "dropped 0," not in lossy and "duplicated 0," not in lossy and "reordered 0," not in lossy  # faults hit
+
+
+def test_the_bench_fails_on_lines_applied_out_of_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert remote.main(["--games", "hannibal:3", "--cases", "lossy", "--plant", "unordered", "--stall", "10"]) == 1
+    out = capsys.readouterr().out
+    assert "hannibal   seed 3 lossy   FAIL: " in out and "FAILED: 1 case(s)" in out
