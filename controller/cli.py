@@ -122,6 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game", help=game_help)
     board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
+    watch = sub.add_parser("watch", help="follow a game of two tables live, read-only (needs the [remote] extra)")
+    watch.add_argument("url", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
     rep.add_argument("journal", type=Path)
     export = sub.add_parser("export", help="a journal as a readable move list, the notation explained at its head")
@@ -266,6 +268,18 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
     if not far:
         raise UsageError("--remote: every seat is this table's; leave at least one to the far table")
     return remote, far
+
+
+def watch_game(url: str) -> int:
+    """``watch URL/CODE``: the game's lines as they are played, until it ends (Ctrl-C stops it sooner)."""
+    from controller.remote.url import RemoteUrlError, parse_url
+    from controller.remote.watch import watch
+
+    try:
+        remote = parse_url(url)
+    except RemoteUrlError as e:
+        raise UsageError(str(e)) from None
+    return watch(remote, lambda text: print(text, flush=True))
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -741,6 +755,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return export_journal(args.journal, args.out)
         if args.command == "replay":
             return replay_journal(args.journal)
+        if args.command == "watch":
+            return watch_game(args.url)
         if args.command == "selftest":
             return selftest(args)
         if args.command == "board":

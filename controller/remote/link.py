@@ -53,9 +53,10 @@ class Link:
     def __init__(self, remote: Remote, table: str, *, expecting: Callable[[], int] = lambda: 1,
                  history: Callable[[int], Iterable[Line]] | None = None, keepalive: int = 10,
                  ca_file: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 reconnect_delay: tuple[int, int] = (1, 8)) -> None:
+                 reconnect_delay: tuple[int, int] = (1, 8), watcher: bool = False) -> None:
         self.remote = remote
         self.table = check_table(table)
+        self.watcher = watcher  # a spectator: no presence (the tables must not take it for a far table), no answers
         self.topics = topics(remote.code)
         self.refused: list[str] = []
         self._expecting = expecting
@@ -72,7 +73,8 @@ class Link:
             client.username_pw_set(remote.user, remote.password)
         if remote.tls:
             client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        client.will_set(self._presence_topic(table), OFFLINE, qos=1, retain=True)
+        if not watcher:
+            client.will_set(self._presence_topic(table), OFFLINE, qos=1, retain=True)
         client.reconnect_delay_set(*reconnect_delay)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
@@ -94,7 +96,7 @@ class Link:
                 last.wait_for_publish(flush_s)
             except (RuntimeError, ValueError) as e:
                 log.warning("remote %s: the last line may not have reached the broker: %s", self.remote.code, e)
-        if self.client.is_connected():
+        if self.client.is_connected() and not self.watcher:
             self.client.publish(self._presence_topic(self.table), OFFLINE, qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
@@ -149,7 +151,8 @@ class Link:
         if any(r.is_failure for r in reasons):
             log.warning("remote %s: broker refused the subscription: %s", self.remote.code, reasons)
             return
-        client.publish(self._presence_topic(self.table), ONLINE, qos=1, retain=True)
+        if not self.watcher:
+            client.publish(self._presence_topic(self.table), ONLINE, qos=1, retain=True)
         self.presence.connected(True)
         self.want(self._expecting())  # whatever was published while this table was away
 
@@ -179,7 +182,7 @@ class Link:
         if msg.sender == self.table:
             return  # our own, echoed by the broker
         if msg.kind == "want":
-            for line in self._history(msg.seq):
+            for line in () if self.watcher else self._history(msg.seq):
                 client.publish(self.topics["lines"], encode_line(self.remote.code, self.table, line), qos=1)
         elif topic == self.topics["lines"]:
             self._inbox.put(msg)

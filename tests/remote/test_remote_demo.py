@@ -1,6 +1,6 @@
 """Two tables, one game (issue 26): two ``boardkeeper demo GAME --remote URL --as SEAT`` processes, one per side,
 on a real Mosquitto started here, play one game; both exit 0 and their journals are identical but for the
-header's local fields."""
+header's local fields; ``boardkeeper watch URL`` follows it line by line to its end."""
 
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
     try:
         url = f"mqtt://127.0.0.1:{broker.port}/{game}-{seed}"
         runs = [_demo(game, seed, url, tmp_path / f"{i}.jsonl", seats) for i, seats in enumerate(sides)]
+        spectator = subprocess.Popen([sys.executable, "-m", "controller.cli", "watch", url], cwd=ROOT_DIR,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         results = [run.communicate(timeout=600) for run in runs]
+        watched, err = spectator.communicate(timeout=60)
     finally:
         broker.kill()
     for run, (out, err) in zip(runs, results, strict=True):
@@ -43,6 +46,10 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
         assert "winner:" in out
     first, second = (_lines(tmp_path / f"{i}.jsonl") for i in range(2))
     assert first == second and len(first) > 30
+    assert spectator.returncode == 0, err[-2000:]  # the spectator followed the whole game, and saw it end
+    shown = [line.split() for line in watched.splitlines()[1:-1]]
+    assert shown == [[str(line["seq"]), line["player"], *str(line["move"]).split()] for line in first]
+    assert watched.splitlines()[-1].startswith("game over: ")
     assert {line["player"] for line in first} >= {*sides[0], *sides[1]}  # each side moved its own pieces
     headers = [json.loads((tmp_path / f"{i}.jsonl").read_text().splitlines()[0]) for i in range(2)]
     assert headers[0]["game"] == game and headers[0]["seed"] == seed
