@@ -26,8 +26,8 @@ from firmware_bridge.limits import NOISE_LIMIT
 MAX_SPEED = 10_000.0  # demo --speed: far beyond watching, and still a real-time pace
 
 if TYPE_CHECKING:
-    from controller.remote.url import Remote
     from engines.bots.match import Bot
+    from hw_config.remote import Remote
 
 log = logging.getLogger("boardkeeper")
 
@@ -254,7 +254,7 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
         if own:
             raise UsageError("--as names this table's seats in a game shared with a far table: give --remote too")
         return None, frozenset()
-    from controller.remote.url import RemoteUrlError, parse_url
+    from hw_config.remote import RemoteUrlError, parse_url
 
     try:
         remote = parse_url(url)
@@ -272,8 +272,8 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
 
 def watch_game(url: str) -> int:
     """``watch URL/CODE``: the game's lines as they are played, until it ends (Ctrl-C stops it sooner)."""
-    from controller.remote.url import RemoteUrlError, parse_url
     from controller.remote.watch import watch
+    from hw_config.remote import RemoteUrlError, parse_url
 
     try:
         remote = parse_url(url)
@@ -519,12 +519,14 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
     if args.humans and args.remote is None:
         raise UsageError("--as is for --sim, or for --remote (this table's seats): at the real table everyone plays")
-    remote, far = _remote_seats(info, seats, args.remote, args.humans)
-    if far & {spec.partition("=")[0] for spec in args.seat}:
-        raise UsageError("--seat: a bot plays a seat of this table; the far table's seats are played there")
     from controller.table import build_io, load_backend, say_stopped
 
     profile = game_profile(info, args.profile or info.name, simulated=None)
+    shared = profile.remote if args.remote is None else None  # the profile's [remote], unless the command says
+    remote, far = _remote_seats(info, seats, shared.url if shared else args.remote,
+                                list(shared.seats) if shared else args.humans)
+    if far & {spec.partition("=")[0] for spec in args.seat}:
+        raise UsageError("--seat: a bot plays a seat of this table; the far table's seats are played there")
     bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
     try:
         hardware = load_backend(profile)

@@ -12,12 +12,12 @@ from typing import Any
 from controller.dice import Dice
 from controller.realtime import RealTime
 from controller.remote.play import join
-from controller.remote.url import Remote
 from controller.screen import Screen
 from controller.table import Table, build_table, keep_finished_aside, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
 from engines.bots.match import Bot
 from engines.registry import games, get_game
+from hw_config.remote import Remote
 
 MAX_SIM_SECONDS = 6 * 3600.0
 REMOTE_SPEED = 100.0  # simulated seconds per real second with a far table: a far line takes a few real ms

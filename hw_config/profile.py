@@ -18,6 +18,8 @@ from typing import Any
 from hw_config.leds import KEYS as LED_KEYS
 from hw_config.leds import Leds, read_leds
 from hw_config.problems import ConfigError, Problem
+from hw_config.remote import KEYS as REMOTE_KEYS
+from hw_config.remote import Shared, read_remote
 from hw_config.tomlfile import read_toml
 from hw_config.web import KEYS as WEB_KEYS
 from hw_config.web import Web, read_web
@@ -67,6 +69,7 @@ SECTIONS: dict[str, set[str]] = {
     "chance": {"by_hand"},
     "web": WEB_KEYS,
     "leds": LED_KEYS,
+    "remote": REMOTE_KEYS,
 }
 THINK_MS_RANGE = (1, 10_000)  # a decision must end well inside the service watchdog's 15 s (systemd/)
 
@@ -142,6 +145,7 @@ class Profile:
     chance: Chance = field(default_factory=Chance)
     web: Web = field(default_factory=Web)  # the table's web page ([web]; off by default)
     leds: Leds | None = None  # the LED strip under the board ([leds]; bridge boards only)
+    remote: Shared | None = None  # a game shared with a far table ([remote]), played by ``play``
 
     @property
     def locations(self) -> dict[str, Cell]:
@@ -255,12 +259,13 @@ class _Checker:
         chance = self.chance(tables["chance"])
         web = read_web(tables["web"], self.bad, _short)
         leds = read_leds(tables["leds"], self.bad, _short, mcu=backend in MCU_BACKENDS, cells=cells, size=size)
+        remote = read_remote(tables["remote"], self.bad, _short, seats)
         if self.problems or None in (game, backend, pin_factory, display, timing, rows, cols):
             return None
         assert game and backend and pin_factory and display and timing and rows and cols
         return Profile(self.path, name or self.path.stem, game, backend, pin_factory,
                        tuple(p for p in rows if p is not None), tuple(p for p in cols if p is not None),
-                       buttons, display, timing, layout_path, cells, serial, names, bots, chance, web, leds)
+                       buttons, display, timing, layout_path, cells, serial, names, bots, chance, web, leds, remote)
 
     # -- scalar helpers ----------------------------------------------------------------------------------
 

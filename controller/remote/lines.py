@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from hw_config.remote import check_code
+
 VERSION = 1
 # fixed, public salt: it only makes the derived key specific to this use (a key for anything else derived from
 # the same code differs); the secret is the game code itself
@@ -40,7 +42,6 @@ _SALT = b"boardkeeper/remote/lines/v1"
 # a game code is short enough to type on a table's buttons; stretching makes guessing it from one captured
 # message slow (derived once per game: lru_cache)
 _ITERATIONS = 100_000
-CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,63}")  # goes into MQTT topics: never '/', '+' or '#'
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _LINE_KEYS = {"seq", "player", "move", "state", "entered"}
 
@@ -72,13 +73,6 @@ class Signed:
     seq: int
     sender: str
     line: dict[str, Any] | None = None
-
-
-def check_code(code: str) -> str:
-    """``code`` if it can name a game (it goes into topic names); ``ValueError`` saying what is allowed."""
-    if not CODE.fullmatch(code):
-        raise ValueError(f"game code {code!r}: 3 to 64 letters, digits, '-' or '_', starting with a letter or digit")
-    return code
 
 
 def check_table(table: str) -> str:

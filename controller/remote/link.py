@@ -33,7 +33,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_want
 from controller.remote.presence import OFFLINE, ONLINE, LinkStatus, Presence
-from controller.remote.url import Remote
+from hw_config.remote import Remote
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ from controller.events import Event
 from controller.remote.lines import canonical
 from controller.remote.presence import LinkStatus
 from controller.remote.sync import Line, Sync, SyncStopped
-from controller.remote.url import Remote
 from controller.screen import Screen
 from controller.table import Table
+from hw_config.remote import Remote
 
 log = logging.getLogger("boardkeeper.remote")
 ASK_AGAIN_S = 1.0  # a gap in the far table's lines is asked for again at most this often (real seconds)

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from controller.remote.sync import Line, Sync
-from controller.remote.url import Remote
 from engines.registry import get_game
+from hw_config.remote import Remote
 
 ASK_S = 2.0  # nothing new for this long (real seconds): ask the tables for their lines again
 

@@ -202,3 +202,25 @@ def test_a_strip_in_the_matrix_order_lights_each_cell_at_its_matrix_place(tmp_pa
     start = BRIDGE_SIM.index("order = [")
     profile = load_profile(_variant(tmp_path, BRIDGE_SIM[:start] + 'order = "matrix"\n'))
     assert profile.leds is not None and profile.leds.at["pos:36"] == 5 * 7 + 5 and len(profile.leds.at) == 49
+
+
+@pytest.mark.parametrize(("section", "expected"), [
+    ('url = "mqtt://broker.example/ours"\nseats = ["green"]', r"remote\.seats: 'green' is no seat of the game"),
+    ('url = "mqtt://broker.example/ours"\nseats = ["yellow", "blue"]', r"remote\.seats: every seat is this table's"),
+    ('url = "http://broker.example/ours"\nseats = ["yellow"]', r"remote\.url: .*scheme must be mqtt:// or mqtts://"),
+    ('url = "mqtt://broker.example/"\nseats = ["yellow"]', r"remote\.url: .*no game code after the host"),
+    ('url = "mqtt://broker.example/ours"\nseats = "yellow"', r"remote\.seats: must be a list of this table's seats"),
+])
+def test_a_shared_game_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str], section: str,
+                                  expected: str) -> None:
+    path = _variant(tmp_path, GOOD + f"\n[remote]\n{section}\n")
+    assert main(["check-config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(expected, err) and "1 problem(s)" in err, err
+
+
+def test_the_profiles_shared_game_is_the_one_play_joins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _variant(tmp_path, GOOD + '\n[remote]\nurl = "mqtt://127.0.0.1:1/ours"\nseats = ["yellow"]\n')
+    assert load_profile(path).remote is not None
+    assert main(["play", "hannibal", "--profile", str(path), "--seat", "blue=mcts"]) == 2  # blue is the far table's
+    assert "the far table's seats are played there" in capsys.readouterr().err

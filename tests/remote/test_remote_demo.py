@@ -64,7 +64,7 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
      "every seat is this table's"),
     (["demo", "hannibal", "--remote", "http://127.0.0.1/game1", "--as", "yellow"], "scheme must be mqtt://"),
     (["demo", "hannibal", "--as", "yellow"], "give --remote too"),
-    (["play", "hannibal", "--profile", "hannibal-sim", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow",
+    (["play", "hannibal", "--profile", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow",
       "--seat", "blue=mcts"], "the far table's seats are played there"),
     (["play", "hannibal", "--sim", "--remote", "mqtt://127.0.0.1:1/game1"], "--remote is for the real table"),
 ])

@@ -19,7 +19,7 @@ from controller.remote.lines import (
 )
 from controller.remote.presence import OFFLINE, ONLINE, Presence
 from controller.remote.sync import ForkError, StateMismatch, Sync
-from controller.remote.url import RemoteUrlError, parse_url
+from hw_config.remote import RemoteUrlError, parse_url
 
 CODE = "K7Q2-test"
 

@@ -25,8 +25,8 @@ from controller.journal import Journal, read
 from controller.remote.lines import encode_line
 from controller.remote.link import Link
 from controller.remote.sync import Sync
-from controller.remote.url import parse_url
 from engines.registry import get_game
+from hw_config.remote import parse_url
 
 ROOT = ROOT_DIR
 pytestmark = NEEDS_MOSQUITTO

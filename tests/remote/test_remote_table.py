@@ -15,9 +15,9 @@ from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from controller.remote.play import RemotePlay, join, journal_lines
-from controller.remote.url import parse_url
 from firmware_bridge.codec import Colour
 from firmware_bridge.firmware import pico
+from hw_config.remote import parse_url
 
 pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
 pytestmark = NEEDS_MOSQUITTO
