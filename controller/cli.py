@@ -254,12 +254,17 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
         if own:
             raise UsageError("--as names this table's seats in a game shared with a far table: give --remote too")
         return None, frozenset()
+    from urllib.parse import urlsplit
+
     from hw_config.remote import RemoteUrlError, parse_url
 
     try:
-        remote = parse_url(url)
+        remote = parse_url(url, new_code=new_game_code)
     except RemoteUrlError as e:
         raise UsageError(str(e)) from None
+    if not urlsplit(url.strip()).path.strip("/"):  # a new game: the far table joins with its code
+        log.info("new shared game: the far table joins with --remote %s/%s (the code is on the screen too)",
+                 url.rstrip("/"), remote.code)
     unknown = [seat for seat in own if seat not in seats]
     if not own or unknown:
         raise UsageError(f"--remote: name this table's seats with --as ({', '.join(seats)})"
@@ -268,6 +273,16 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
     if not far:
         raise UsageError("--remote: every seat is this table's; leave at least one to the far table")
     return remote, far
+
+
+def new_game_code() -> str:
+    """A new shared game's code: random, typed from the screen (no look-alike letters), long enough that the
+    signing key derived from it is not guessed from a captured line (8 of 31 letters: 40 bits)."""
+    import secrets
+
+    from controller.web.codes import ALPHABET
+
+    return "".join(secrets.choice(ALPHABET) for _ in range(8))
 
 
 def watch_game(url: str) -> int:
@@ -506,15 +521,18 @@ def play(args: argparse.Namespace) -> int:
             raise UsageError("--seat is for the real table: at the terminal you play one seat (--as), bots the rest")
 
         humans = terminal_seats(args.humans, seats, bots=bool(info.bots), game=info.name)
-        if args.web is not None:
-            raise UsageError("--web is for the real table for now; watch a bot game with 'boardkeeper demo "
-                             f"{info.name} --web [HOST:]PORT'")
         if args.remote is not None:
             raise UsageError("--remote is for the real table for now; at the simulated table try 'boardkeeper demo "
                              f"{info.name} --remote URL --as SEAT'")
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
         announce(info.name, sim.path, path)
-        return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options)
+        web = web_view(args.web, sim, path.parent) if args.web is not None else None
+        try:
+            return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options,
+                                views=[web.attach] if web is not None else [])
+        finally:
+            if web is not None:
+                web.stop()
     if args.seed is not None:
         raise UsageError("--seed is for --sim only: the real table rolls with the system's entropy")
     if args.humans and args.remote is None:

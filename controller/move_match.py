@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engines.base import GameState, Move
+from engines.base import GameState, Kinds, Move
 
 Occupancy = Mapping[str, tuple[str, int]]
 
@@ -50,6 +50,7 @@ class Projection:
 
     before: Occupancy
     before_set: frozenset[str]
+    kinds: Mapping[str, str]  # the piece of a kind of its own at a location (``engines.base.Kinds``)
     after: tuple[tuple[Move, frozenset[str], frozenset[str]], ...]  # move, occupied after, locations changed
     claims: dict[Move, frozenset[str]]  # per move: locations it leaves occupied by a different owner than before
 
@@ -72,7 +73,7 @@ class Projection:
             rows.append((move, occupied(after), changed))
             claims[move] = frozenset(loc for loc, (owner, _) in after.items()
                                      if loc not in before or before[loc][0] != owner)
-        return cls(before, occupied(before), tuple(rows), claims)
+        return cls(before, occupied(before), kinds_of(state), tuple(rows), claims)
 
 
 def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable[str] = (), *,
@@ -103,13 +104,21 @@ def move_match(projection: Projection, sensed: frozenset[str], touched: Iterable
         return Match(Kind.PENDING, candidates=candidates)
     if candidates:
         return Match(Kind.CHOOSE, candidates=candidates)
-    return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed, ignored))
+    return Match(Kind.FIXUP, fixups=fixup_list(projection.before, sensed, ignored, projection.kinds))
 
 
-def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[str] = frozenset()) -> tuple[str, ...]:
+def kinds_of(state: GameState) -> Mapping[str, str]:
+    """The pieces of a kind of their own in ``state`` (none, for a game whose pieces are all alike)."""
+    return state.kinds() if isinstance(state, Kinds) else {}
+
+
+def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[str] = frozenset(),
+               kinds: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """Exact instructions to get from the sensed board back to ``expected``, a lift and a put paired
     together where a piece was simply put in the wrong place. Pieces to put are grouped by owner (a side's
-    pieces together, as its player holds them), each group in reading order."""
+    pieces together, as its player holds them), each group in reading order; a piece of a kind of its own
+    (``kinds``: a cannon) is named so."""
+    kinds = kinds or {}
     extra = sorted(sensed - occupied(expected) - ignored, key=_order)
     missing = sorted(occupied(expected) - sensed - ignored, key=_order)
     first: dict[str, int] = {}  # each owner's first place: its group comes where its pieces start
@@ -122,7 +131,8 @@ def fixup_list(expected: Occupancy, sensed: frozenset[str], ignored: frozenset[s
             out.append(f"lift {label(extra[i])}")
         if i < len(missing):
             owner, n = expected[missing[i]]
-            out.append(f"put {n} {owner} on {label(missing[i])}")
+            piece = f"{owner} {kinds[missing[i]]}" if missing[i] in kinds else owner
+            out.append(f"put {n} {piece} on {label(missing[i])}")
     return tuple(out)
 
 

@@ -20,7 +20,7 @@ from enum import Enum
 
 from controller.events import CellChanged
 from controller.loop import EventLoop
-from controller.move_match import Kind, Projection, fixup_list, label, move_match, occupied
+from controller.move_match import Kind, Projection, fixup_list, kinds_of, label, move_match, occupied
 from engines.base import GameState, Move
 
 STUCK_S = 20.0  # a fix-up unchanged this long names the sensor as possibly stuck
@@ -132,7 +132,8 @@ class Referee:
         return self.seen() == self.expected() - self.ignored
 
     def fixup_list(self) -> tuple[str, ...]:
-        return fixup_list(self.position().occupancy(), self.seen(), frozenset(self.ignored))
+        position = self.position()
+        return fixup_list(position.occupancy(), self.seen(), frozenset(self.ignored), kinds_of(position))
 
     def grace_over(self) -> bool:
         """The board has been quiet for the grace period: whoever was moving has stopped (a stack moved by

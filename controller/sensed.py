@@ -140,10 +140,11 @@ class SensedFlow(TableParts[S]):
         mover = acting_seat(self.ledger.steps[-1][0])
         return mover in self.far or mover != acting_seat(self.game)
 
-    def wait_far(self, why: str) -> None:
-        """While a far seat acts, the screen says what the table waits for (``why``: the link's state, or whose
-        move it is); a notice of the flow's own (a fault) is not covered, and the words go when its turn ends."""
-        waiting = self.far_turn() and self.board.game.board_stage() is Stage.PLAY  # not while the board follows
+    def wait_far(self, why: str, always: bool = False) -> None:
+        """While a far seat acts (or ``always``), the screen says what the table waits for (``why``: the link's
+        state, the code the far table joins with); a notice of the flow's own (a fault) is not covered, and the
+        words go when the wait ends."""
+        waiting = always or (self.far_turn() and self.board.game.board_stage() is Stage.PLAY)  # not while it follows
         words = why if waiting else ""
         if self.notice != words and self.notice in ("", self._far_words):
             self.notice = words

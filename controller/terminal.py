@@ -25,7 +25,7 @@ from controller.flows import Flow
 from controller.move_match import label
 from controller.screen import Screen
 from controller.stop import StopRequested
-from controller.table import build_table, keep_finished_aside, load_backend, scripted_players, stop_table
+from controller.table import Table, build_table, keep_finished_aside, load_backend, scripted_players, stop_table
 from controller.table_state import TableState
 from engines.bots import HeuristicBot
 from engines.registry import get_game, load_ref
@@ -244,9 +244,9 @@ def _write(text: str) -> None:
 def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: tuple[str, ...],
                  seed: int | None = None,
                  options: dict[str, Any] | None = None, stdin: TextIO | None = None,
-                 write: Callable[[str], None] = _write) -> int:
+                 write: Callable[[str], None] = _write, views: Sequence[Callable[[Table], None]] = ()) -> int:
     """Play ``profile``'s game (a simulated profile) in the ``humans`` seats (one, several: hot-seat, or all),
-    the other ``seats`` by bots."""
+    the other ``seats`` by bots. ``views`` are attached to the table before the game starts (the web page)."""
     game = profile.game
     stdin = stdin or sys.stdin  # read at the call: a test or a caller may have replaced it
 
@@ -282,6 +282,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
 
     table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, options=options)
     table.feed.watch(see)
+    for attach in views:
+        attach(table)
     bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat not in humans}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng) if bots else None
     if players is not None:  # hands for the bots' seats; a person playing every seat needs none

@@ -123,6 +123,15 @@ class Rolled(Protocol):
 
 
 @runtime_checkable
+class Kinds(Protocol):
+    """A game whose pieces differ in kind where the sensors cannot tell them apart (Cannon Ball's cannons among
+    its troopers): ``kinds()`` names the kind at each location holding a piece of a kind of its own, so the
+    table's fix-up list says which piece goes there ("put 1 blue cannon on d2")."""
+
+    def kinds(self) -> dict[str, str]: ...
+
+
+@runtime_checkable
 class Scored(Protocol):
     """A game that keeps scores (Hannipe's coins, Factional's Honor): what the table state shows."""
 

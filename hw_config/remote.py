@@ -42,8 +42,9 @@ class Remote:
 FORM = "mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE"
 
 
-def parse_url(url: str) -> Remote:
-    """The broker and game in ``url``; ``RemoteUrlError`` naming the first thing wrong."""
+def parse_url(url: str, new_code: Callable[[], str] | None = None) -> Remote:
+    """The broker and game in ``url``; ``RemoteUrlError`` naming the first thing wrong. A URL without a code
+    starts a new game when ``new_code`` makes one (the first table; the far table joins with its code)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in PORTS:
         raise RemoteUrlError(f"{url!r}: scheme must be mqtt:// or mqtts:// (TLS), as in {FORM}")
@@ -59,6 +60,8 @@ def parse_url(url: str) -> Remote:
     if parts.password is not None and not parts.username:
         raise RemoteUrlError(f"{url!r}: a password needs a user name")
     code = parts.path.removeprefix("/")
+    if not code and new_code is not None:
+        code = new_code()
     if not code:
         raise RemoteUrlError(f"{url!r}: no game code after the host, as in {FORM}")
     try:

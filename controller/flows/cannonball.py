@@ -93,6 +93,10 @@ class PhysicalView:
     def occupancy(self) -> dict[str, tuple[str, int]]:
         return self.occ
 
+    def kinds(self) -> dict[str, str]:
+        """The cannons, as the engine has them: a fix-up list names them."""
+        return self.game.kinds()
+
     def legal_moves(self) -> list[Move]:
         return self.moves
 

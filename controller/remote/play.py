@@ -48,7 +48,7 @@ class FarPlay(Protocol):
 
     def far_line(self, line: Mapping[str, Any]) -> bool: ...
 
-    def wait_far(self, why: str) -> None: ...
+    def wait_far(self, why: str, always: bool = False) -> None: ...
 
     def far_turn(self) -> bool: ...
 
@@ -86,7 +86,7 @@ def journal_lines(path: Path, start: int = 1) -> list[Line]:
 class RemotePlay:
     """The table's side of one remote game. ``poll`` is a loop source; ``stopped`` the line that stopped play."""
 
-    def __init__(self, table: Table, link: Carrier, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: Table, link: Carrier, code: str, clock: Callable[[], float] = time.monotonic) -> None:
         flow = table.flow
         if not isinstance(flow, FarPlay) or not flow.FAR_PLAY:
             raise ValueError(f"{table.profile.game} cannot be played with a far table yet")
@@ -94,6 +94,7 @@ class RemotePlay:
         self.flow = flow
         self.journal = journal = table.journal
         self.link = link
+        self.code = code  # the game's code on the broker: the screen shows it until a far table is seen
         self.clock = clock
         self.stopped: str | None = None
         self.applied = 0  # far lines applied here
@@ -115,8 +116,12 @@ class RemotePlay:
             for line in self.link.take():
                 self.sync.offer(line)
             self.sync.drain()
-            link = self.link.status().text(self.clock())  # the broker's clock is the link's: real time
-            self.flow.wait_far(link if link != "connected" else "at the far table")
+            status = self.link.status()
+            if status.connected and not status.far_online and not status.far_offline:
+                self.flow.wait_far(f"code {self.code}", always=True)  # what the far table joins with
+            else:
+                link = status.text(self.clock())  # the broker's clock is the link's: real time
+                self.flow.wait_far(link if link != "connected" else "at the far table")
             real = self.clock()  # the network's time is real time, whatever pace the table's clock keeps
             if self.sync.missing() and real - self._asked >= ASK_AGAIN_S:
                 self._asked = real  # a gap: the far table sends its lines again from the first missing one
@@ -169,7 +174,7 @@ def join(table: Table, remote: Remote, playing: Iterable[str]) -> RemotePlay:
     holder: list[RemotePlay] = []
     link = Link(remote, table_name(playing), expecting=lambda: holder[0].sync.next_seq if holder else 1,
                 history=lambda seq: journal_lines(path, seq))
-    play = RemotePlay(table, link)
+    play = RemotePlay(table, link, remote.code)
     holder.append(play)
     table.loop.add_source(play.poll)
     link.start()

@@ -187,6 +187,10 @@ class State:
         code = self.board[BOX_NAMES.index(name)]
         return None if code == 0 else (SIDES[(code - 1) >> 1], "trooper" if code & 1 else "cannon")
 
+    def kinds(self) -> dict[str, str]:
+        """The boxes holding a cannon: a trooper and a cannon look alike to a reed, not to the players."""
+        return {f"box:{BOX_NAMES[i]}": "cannon" for i, c in enumerate(self.board) if c and not c & 1}
+
     def occupancy(self) -> dict[str, tuple[str, int]]:
         """Every occupied box, every standing bridge (its magnet) and every closed gate (the gate stands
         in its slot; an open or destroyed gate is off the board), with the owner of each (I-16)."""

@@ -75,3 +75,28 @@ def test_a_remote_command_that_cannot_work_is_one_line(argv: list[str], said: st
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_first_table_makes_the_code_and_shows_it_until_the_far_table_joins(tmp_path: Path) -> None:
+    broker = Broker(tmp_path)
+    try:
+        url = f"mqtt://127.0.0.1:{broker.port}/"
+        first = subprocess.Popen([sys.executable, "-m", "controller.cli", "--log-level", "INFO", "demo", "hannibal",
+                                  "--seed", "4", "--journal", str(tmp_path / "0.jsonl"), "--remote", url, "--as",
+                                  "yellow"], cwd=ROOT_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert first.stderr is not None
+        said = ""
+        while "joins with --remote" not in said:
+            said = first.stderr.readline()
+            assert said, "the first table never said its code"
+        joined = said.split("joins with --remote ")[1].split()[0]
+        code = joined.rsplit("/", 1)[1]
+        assert len(code) == 8 and joined == url + code
+        second = _demo("hannibal", 4, joined, tmp_path / "1.jsonl", ["blue"])
+        out, _ = first.communicate(timeout=600)
+        second.communicate(timeout=600)
+    finally:
+        broker.kill()
+    assert first.returncode == 0 and second.returncode == 0
+    assert f"code {code}" in out  # on the first table's screen while it waited
+    assert _lines(tmp_path / "0.jsonl") == _lines(tmp_path / "1.jsonl")

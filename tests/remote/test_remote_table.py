@@ -15,6 +15,7 @@ from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from controller.remote.play import RemotePlay, join, journal_lines
+from controller.web.public import public_state
 from firmware_bridge.codec import Colour
 from firmware_bridge.firmware import pico
 from hw_config.remote import parse_url
@@ -70,6 +71,11 @@ def test_each_table_plays_its_seat_and_follows_the_far_one(pair: Pair) -> None:
     yellow, blue = pair.yellow, pair.blue
     pair.until(lambda: "at the far table" in blue.text)  # yellow rolls first, far away: the link is up
     assert "far table plays" in blue.text
+    state = blue.table.feed.current
+    assert state is not None  # the web page names who plays each seat
+    assert public_state(state, "", hidden=False)["seats"] == [
+        {"seat": "yellow", "name": "yellow", "played_by": "far table"},
+        {"seat": "blue", "name": "blue", "played_by": "person"}]
     blue.press("ROLL")
     assert blue.table.journal.seq == 0 and "Yellow plays at the far table" in blue.text  # never rolled here
     yellow.roll(1, 5)

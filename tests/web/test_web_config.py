@@ -62,7 +62,7 @@ def test_web_addresses(text: str, expected: tuple[str, int]) -> None:
     (["demo", "hannibal", "--web", "127.0.0.1:70000"], "the port must be from 1 to 65535"),
     (["demo", "hannibal", "--web", "::1:80"], "write an IPv6 address in brackets"),
     (["demo", "hannibal", "--speed", "0"], "--speed must be above 0"),
-    (["play", "hannibal", "--sim", "--web", "8080"], "--web is for the real table for now"),
+    (["play", "hannibal", "--sim", "--web", "127.0.0.1:70000"], "the port must be from 1 to 65535"),
 ])
 def test_bad_web_options_are_one_line_and_exit_2(argv: list[str], said: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
