@@ -45,7 +45,7 @@ _ITERATIONS = 100_000
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _LINE_KEYS = {"seq", "player", "move", "state", "entered"}
 
-Kind = Literal["line", "want"]
+Kind = Literal["line", "want", "stop"]
 
 
 class RefusedMessage(ValueError):
@@ -66,13 +66,14 @@ class BadSignature(RefusedMessage):
 
 @dataclass(frozen=True)
 class Signed:
-    """A message whose signature checked out: ``line`` is ``None`` for a ``want``."""
+    """A message whose signature checked out: ``line`` is ``None`` for a ``want`` or a ``stop``."""
 
     kind: Kind
     code: str
     seq: int
     sender: str
     line: dict[str, Any] | None = None
+    why: str = ""  # a stop's reason
 
 
 def check_table(table: str) -> str:
@@ -103,6 +104,14 @@ def encode_want(code: str, sender: str, seq: int) -> bytes:
     return _sign({"v": VERSION, "kind": "want", "code": code, "seq": seq, "from": check_table(sender)})
 
 
+def encode_stop(code: str, sender: str, seq: int, why: str) -> bytes:
+    """A signed word that play stopped at this table (``why``: the one line it shows), so the far table stops
+    too instead of waiting for a line that will never come."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ValueError(f"stop: seq must be a positive integer, got {seq!r}")
+    return _sign({"v": VERSION, "kind": "stop", "code": code, "seq": seq, "from": check_table(sender), "why": why})
+
+
 def decode(code: str, payload: bytes) -> Signed:
     """The message in ``payload`` if it is a well-formed, correctly signed message of game ``code``; otherwise the
     ``RefusedMessage`` subclass that says why. The game is checked before the signature so that a line of another
@@ -116,8 +125,9 @@ def decode(code: str, payload: bytes) -> Signed:
     if obj.get("v") != VERSION:
         raise MalformedMessage(f"format version {obj.get('v')!r}, this table reads {VERSION}")
     kind = obj.get("kind")
-    fields = {"v", "kind", "code", "seq", "from", "sig"} | ({"line"} if kind == "line" else set())
-    if kind not in ("line", "want"):
+    fields = {"v", "kind", "code", "seq", "from", "sig"} | ({"line"} if kind == "line" else set()) | (
+        {"why"} if kind == "stop" else set())
+    if kind not in ("line", "want", "stop"):
         raise MalformedMessage(f"unknown kind {kind!r}")
     if set(obj) != fields:
         raise MalformedMessage(f"{kind} fields {sorted(obj)}, expected {sorted(fields)}")
@@ -133,6 +143,10 @@ def decode(code: str, payload: bytes) -> Signed:
         raise MalformedMessage(f"seq must be a positive integer, got {seq!r}")
     if kind == "want":
         return Signed("want", code, seq, obj["from"])
+    if kind == "stop":
+        if not isinstance(obj["why"], str):
+            raise MalformedMessage("stop: why must be a string")
+        return Signed("stop", code, seq, obj["from"], why=obj["why"][:200])
     line = _check_line(obj["line"], MalformedMessage)
     if line["seq"] != seq:
         raise MalformedMessage(f"message seq {seq} carries line seq {line['seq']}")

@@ -3,7 +3,8 @@
 Topics, under ``boardkeeper/<code>/``:
 
 - ``lines``: every journal line of the game, signed (``controller.remote.lines``), QoS 1. Both tables publish their
-  own lines there; each skips its own, which the broker echoes back.
+  own lines there; each skips its own, which the broker echoes back. A ``stop`` there says play stopped at the
+  far table (a fork, a state that differs): this table stops too.
 - ``want``: "send me your lines from seq N on", after a reconnect or a gap. Answered from ``history``, by default
   the lines this link published: each table sends again what it journaled itself.
 - ``presence/<table>``: ``online`` (retained) once connected, and the last will ``offline`` (retained) that the
@@ -31,7 +32,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_want
+from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_stop, encode_want
 from controller.remote.presence import OFFLINE, ONLINE, LinkStatus, Presence
 from hw_config.remote import Remote
 
@@ -59,6 +60,7 @@ class Link:
         self.watcher = watcher  # a spectator: no presence (the tables must not take it for a far table), no answers
         self.topics = topics(remote.code)
         self.refused: list[str] = []
+        self.far_stop: str | None = None  # the far table stopped play: its table and its reason
         self._expecting = expecting
         self._history = history or self._sent_from
         self._sent: dict[int, Line] = {}
@@ -108,6 +110,11 @@ class Link:
         with self._lock:
             self._sent[line["seq"]] = dict(line)
         self._last = self.client.publish(self.topics["lines"], payload, qos=1)
+
+    def stop(self, seq: int, why: str) -> None:
+        """Tell the far table that play stopped here (at journal line ``seq``), and why."""
+        self._last = self.client.publish(self.topics["lines"], encode_stop(self.remote.code, self.table, seq, why),
+                                         qos=1)
 
     def want(self, seq: int) -> None:
         """Ask the far table for its lines from ``seq`` on."""
@@ -184,6 +191,9 @@ class Link:
         if msg.kind == "want":
             for line in () if self.watcher else self._history(msg.seq):
                 client.publish(self.topics["lines"], encode_line(self.remote.code, self.table, line), qos=1)
+        elif msg.kind == "stop":
+            self.far_stop = f"{msg.sender}: {msg.why}"
+            log.error("remote %s: the far table stopped play (%s)", self.remote.code, self.far_stop)
         elif topic == self.topics["lines"]:
             self._inbox.put(msg)
 

@@ -62,7 +62,11 @@ class Carrier(Protocol):
 
     def take(self, timeout: float = 0.0) -> list[Line]: ...
 
+    far_stop: str | None
+
     def want(self, seq: int) -> None: ...
+
+    def stop(self, seq: int, why: str) -> None: ...
 
     def close(self) -> None: ...
 
@@ -108,6 +112,9 @@ class RemotePlay:
     def poll(self, now: float) -> list[Event]:
         if self.stopped is not None:
             return []
+        if self.link.far_stop is not None:
+            self._stop(f"at the far table, {self.link.far_stop}", tell=False)
+            return []
         try:
             while self._own:
                 line = self._own.pop(0)
@@ -151,10 +158,13 @@ class RemotePlay:
     def _same_state(self, state: Mapping[str, Any]) -> bool:
         return canonical(self.flow.game.to_json()) == canonical(state)
 
-    def _stop(self, why: str) -> None:
-        """Play cannot go on as one game: say so once, and apply or publish nothing more."""
+    def _stop(self, why: str, tell: bool = True) -> None:
+        """Play cannot go on as one game: say so once, tell the far table (unless it told us), and apply or
+        publish nothing more."""
         self.stopped = why
         log.error("remote play stopped: %s", why)
+        if tell:
+            self.link.stop(self.sync.next_seq, why)
         self.table.loop.set_handler(lambda event: None)  # the flow takes nothing more: no move, no redraw
         self.table.display.show(Screen("Remote play stopped", (why,), footer="game saved"))
 

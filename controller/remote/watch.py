@@ -54,7 +54,7 @@ def watch(remote: Remote, say: Callable[[str], None] = print, *, until: Callable
     link.start()
     asked = time.monotonic()
     try:
-        while not result and not until():
+        while not result and not until() and link.far_stop is None:
             lines = link.take(timeout=0.2)
             for line in lines:
                 sync.offer(line)
@@ -63,6 +63,9 @@ def watch(remote: Remote, say: Callable[[str], None] = print, *, until: Callable
                 link.want(sync.next_seq)
     finally:
         link.close()
+    if link.far_stop is not None:
+        say(f"play stopped at {link.far_stop}")
+        return 1
     if result:
         say(f"game over: {result[0]} won" if result[0] != "nobody" else "game over: a draw")
     return 0

@@ -15,6 +15,7 @@ from controller.remote.lines import (
     canonical,
     decode,
     encode_line,
+    encode_stop,
     encode_want,
 )
 from controller.remote.presence import OFFLINE, ONLINE, Presence
@@ -213,3 +214,15 @@ def test_presence_text_says_waiting_connected_and_offline_for_how_long() -> None
     assert p.status().text(now[0] + 125) == "far table offline for 2 min"
     p.far("south", "garbage")
     assert p.status().far_offline == ("south",)
+
+
+def test_a_stop_is_signed_and_says_why() -> None:
+    msg = decode(CODE, encode_stop(CODE, "south", 9, "seq 9 (blue: 36-30): this table's state differs"))
+    assert (msg.kind, msg.seq, msg.sender, msg.line) == ("stop", 9, "south", None)
+    assert msg.why.startswith("seq 9 (blue: 36-30)")
+    forged = json.loads(encode_stop(CODE, "south", 9, "nothing wrong"))
+    forged["why"] = "stop now"
+    with pytest.raises(BadSignature):
+        decode(CODE, canonical(forged))
+    with pytest.raises(WrongGame):
+        decode(CODE, encode_stop("other-game", "south", 9, "x"))

@@ -14,6 +14,7 @@ from broker import NEEDS_MOSQUITTO, Broker
 from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
+from controller.remote.lines import encode_line
 from controller.remote.play import RemotePlay, join, journal_lines
 from controller.web.public import public_state
 from firmware_bridge.codec import Colour
@@ -21,6 +22,9 @@ from firmware_bridge.firmware import pico
 from hw_config.remote import parse_url
 
 pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
 pytestmark = NEEDS_MOSQUITTO
 
 
@@ -105,3 +109,27 @@ def test_each_table_plays_its_seat_and_follows_the_far_one(pair: Pair) -> None:
     assert [line["move"] for line in journal_lines(yellow.journal_path)] == ["R1,5", "12-17", "0-1", "R4,6",
                                                                              "36-30"]
     assert journal_lines(yellow.journal_path) == journal_lines(blue.journal_path)
+
+
+def test_a_line_whose_state_differs_stops_both_tables(pair: Pair) -> None:
+    """Someone with the game's code (so the signature is good) publishes yellow's roll with another state: blue's
+    table finds its state differs, stops with one line, and tells yellow's, which stops too; nothing more is
+    applied at either."""
+    yellow, blue = pair.yellow, pair.blue
+    pair.until(lambda: "at the far table" in blue.text)
+    forged = {"seq": 1, "player": "yellow", "move": "R1,5", "state": {"game": "hannibal", "tampered": True}}
+    remote = pair.plays[0].link.remote
+    intruder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="intruder")
+    intruder.connect("127.0.0.1", remote.port)
+    intruder.loop_start()
+    try:
+        intruder.publish(f"boardkeeper/{remote.code}/lines", encode_line(remote.code, "yellow", forged),
+                         qos=1).wait_for_publish(5)
+        pair.until(lambda: all(play.stopped for play in pair.plays))
+    finally:
+        intruder.loop_stop()
+        intruder.disconnect()
+    assert blue.text.startswith("Remote play stopped") and "state differs" in blue.text
+    assert yellow.text.startswith("Remote play stopped") and "at the far table, blue" in yellow.text
+    yellow.press("ROLL")
+    assert yellow.table.journal.seq == 0  # the game is saved as it stood, and nothing more is taken
