@@ -226,7 +226,9 @@ def check_config(profile: str, wiring: bool) -> int:
           f"{len(p.rows)}x{len(p.cols)} matrix with {len(p.cells)} locations, buttons {buttons}, "
           f"display {p.display.driver} {p.display.width}x{p.display.height}"
           + (f", board over serial {p.serial.url} at {p.serial.baud} baud" if p.serial else "")
-          + (f", LEDs under {len(p.leds.at)} locations" if p.leds else ""))
+          + (f", LEDs under {len(p.leds.at)} locations" if p.leds else "")
+          + (f", web page on {p.web.host}:{p.web.port}" if p.web.enabled else "")
+          + (f", shared game on {_broker(p.remote.url)}" if p.remote else ""))
     if wiring:
         from controller.wiring import wiring_table
 
@@ -283,6 +285,14 @@ def new_game_code() -> str:
     from controller.web.codes import ALPHABET
 
     return "".join(secrets.choice(ALPHABET) for _ in range(8))
+
+
+def _broker(url: str) -> str:
+    """HOST:PORT of a shared game's broker (never its user or password), as ``install.sh`` reads it."""
+    from hw_config.remote import parse_url
+
+    remote = parse_url(url)
+    return f"{remote.host}:{remote.port}"
 
 
 def watch_game(url: str) -> int:

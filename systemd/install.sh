@@ -160,6 +160,25 @@ for name in "${names[@]}"; do
     buses+=("${bus:-1}")
 done
 
+# The network, only where a board needs it (check-config says so): its web page, for the phones on the local
+# network (localhost, link-local and the private ranges); a shared game's broker, by the addresses its name has
+# now (install.sh again if they change). Without either the unit keeps PrivateNetwork=yes.
+web=$(echo "$wiring" | grep -c ", web page on " || true)
+brokers=$(echo "$wiring" | sed -n 's/.*, shared game on \([^ ,]*\):[0-9]*.*/\1/p' | sort -u)
+network() {
+    [ "$web" -gt 0 ] || [ -n "$brokers" ] || return 0
+    printf 'PrivateNetwork=no\nRestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\nIPAddressDeny=any\n'
+    printf 'IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7\n'
+    for host in $brokers; do
+        addrs=$(getent ahosts "$host" | awk '{print $1}' | sort -u | tr '\n' ' ')
+        [ -n "$addrs" ] || { echo "   the broker $host has no address now: install again once it resolves" >&2; continue; }
+        printf 'IPAddressAllow=%s\n' "$addrs"
+        echo "   the broker $host: $addrs" >&2
+    done
+}
+[ "$web" -eq 0 ] || echo "== the network opened to the local network for the web page"
+[ -z "$brokers" ] || echo "== the network opened to the shared game's broker"
+
 if [ ${#names[@]} -eq 1 ]; then play="play $game --profile $etc/${names[0]}"; else play="play --menu $etc"; fi
 echo "== unit: boardkeeper $play"
 install -D -m 0644 "$src/systemd/boardkeeper.service" "$root$unit"
@@ -171,6 +190,7 @@ install -d -m 0755 "$root$unit.d"
     printf 'DeviceAllow=\nDeviceAllow=/dev/gpiochip0 rw\nDeviceAllow=/dev/gpiochip4 rw\nDeviceAllow=/dev/gpiomem rw\n'
     printf 'DeviceAllow=/dev/i2c-%s rw\n' $(printf '%s\n' "${buses[@]}" | sort -u)
     for port in $(printf '%s\n' "${ports[@]}" | sort -u); do printf 'DeviceAllow=%s rw\n' "$port"; done
+    network
 } > "$root$unit.d/table.conf"
 bus=${buses[0]}
 rm -f "$root$unit.d/devices.conf"  # the name an earlier install.sh used for part of this

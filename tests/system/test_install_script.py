@@ -208,3 +208,39 @@ def test_several_profiles_are_installed_by_name_and_the_unit_starts_on_the_game_
     assert "enable_uart=1" in run.read("boot/firmware/config.txt").splitlines()  # the tray's Pico is on the UART
     both = [c for c in run.commands if c.startswith("boardkeeper check-config")]
     assert len(both) == 2 and all(c.endswith("--wiring") for c in both)
+
+
+LOCAL = "IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+
+
+@needs_tools
+def test_the_network_opens_only_for_a_web_page_and_only_to_the_local_network(fake_pi: Path, tmp_path: Path) -> None:
+    """The unit has no network (``PrivateNetwork=yes``) unless a board's page is on: then the drop-in opens it
+    to localhost, link-local and the private ranges alone (issue 25)."""
+    plain = _install(fake_pi)
+    assert plain.result.returncode == 0, plain.result.stderr
+    assert "PrivateNetwork" not in plain.read(f"{UNIT_DIR}/table.conf")
+    web = tmp_path / "web.toml"
+    web.write_text((PROFILES / "hannibal.toml").read_text() + "\n[web]\nenabled = true\nport = 8080\n")
+    run = _install(fake_pi, str(web))
+    assert run.result.returncode == 0, run.result.stderr
+    conf = run.read(f"{UNIT_DIR}/table.conf").splitlines()
+    assert ["PrivateNetwork=no", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
+            LOCAL] == conf[-4:]
+    assert "the network opened to the local network for the web page" in run.result.stdout
+
+
+@needs_tools
+def test_a_shared_games_broker_is_reached_by_its_addresses(fake_pi: Path, tmp_path: Path) -> None:
+    (fake_pi.parent / "bin" / "getent").write_text(
+        RECORD + '[ "$1 $2" = "ahosts broker.example" ] && printf "203.0.113.7 STREAM broker.example\\n'
+        '203.0.113.7 DGRAM\\n2001:db8::7 STREAM\\n"\nexit 0\n')
+    shared = tmp_path / "shared.toml"
+    shared.write_text((PROFILES / "hannibal.toml").read_text()
+                      + '\n[remote]\nurl = "mqtts://anna:s3cret@broker.example/ours-2026"\nseats = ["yellow"]\n')
+    run = _install(fake_pi, str(shared))
+    assert run.result.returncode == 0, run.result.stderr
+    conf = run.read(f"{UNIT_DIR}/table.conf").splitlines()
+    assert conf[-2:] == [LOCAL, "IPAddressAllow=2001:db8::7 203.0.113.7 "] and "PrivateNetwork=no" in conf
+    assert "s3cret" not in run.result.stdout + run.result.stderr  # the broker's password is never said
+    assert "shared game on broker.example:8883" in run.result.stdout
