@@ -2,7 +2,7 @@
 [--cases clean,lossy,broker,kill,outage] [--outage S] [--plant unordered]``.
 
 Each case starts a Mosquitto of its own on 127.0.0.1, and two simulated tables in two processes (the
-``demo GAME --remote URL --as SEAT`` of each side, forked so a planted fault reaches them): table A talks to
+``demo GAME --remote URL --as SEAT`` of each side, each process planting ``--plant`` itself): table A talks to
 the broker directly, table B through a proxy that understands MQTT's framing. The cases:
 
 - ``clean``: no fault; the latency is measured here;
@@ -309,7 +309,7 @@ class Side:
         self.start()
 
     def start(self) -> None:
-        ctx = multiprocessing.get_context("fork")
+        ctx = multiprocessing.get_context("spawn")  # not fork: the proxy's threads run in this process
         self.proc = ctx.Process(target=_table, args=(self.argv, str(self.log), str(self.timing), self.plant))
         self.proc.start()
 

@@ -586,7 +586,7 @@ def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], 
     table (``remote``, which plays the seats ``far``) the one game its code names is played, then the command
     ends."""
     from controller.dice import Dice
-    from controller.remote.play import join
+    from controller.remote.play import LINGER_S, join
     from controller.table import ask_resume, attach_game, await_next_game, stop_table
 
     profile = io.profile
@@ -603,7 +603,7 @@ def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], 
         try:
             table.loop.run(until=_game_ends(table, shared))
             if shared is not None:
-                shared.link.close()
+                shared.link.close(linger_s=0.0 if shared.stopped else LINGER_S)
                 if shared.stopped is not None:
                     raise UsageError(f"remote play stopped: {shared.stopped}; the game is saved in {path}")
             table.log_over()

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.dice import Dice
 from controller.realtime import RealTime
-from controller.remote.play import join
+from controller.remote.play import LINGER_S, join
 from controller.screen import Screen
 from controller.table import Table, build_table, keep_finished_aside, load_backend, profile_for, scripted_players
 from engines.bots import HeuristicBot, MCTSBot, RandomBot
@@ -115,7 +115,7 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
                    or clock.now() - start > max_seconds or table.faults.stalled() is not None
                    or (play is not None and play.stopped is not None))
     if play is not None:
-        play.link.close()
+        play.link.close(linger_s=0.0 if play.stopped else LINGER_S)
         if play.stopped is not None:
             table.journal.close()
             raise RemoteStoppedError(f"remote play stopped: {play.stopped}")

@@ -8,7 +8,8 @@ Topics, under ``boardkeeper/<code>/``:
 - ``want``: "send me your lines from seq N on", after a reconnect or a gap. Answered from ``history``, by default
   the lines this link published: each table sends again what it journaled itself.
 - ``presence/<table>``: ``online`` (retained) once connected, and the last will ``offline`` (retained) that the
-  broker publishes when the connection drops without a goodbye.
+  broker publishes when the connection drops without a goodbye; ``over`` when its game has ended and it waits
+  (``close(linger_s=)``) for the far table's game to end too, so that its last line is not lost with it.
 
 The link only carries messages: it decodes and checks signatures on paho's network thread and queues what passed
 (``take``); a refused message is logged and kept in ``refused`` (its reason), never queued. Ordering, duplicates
@@ -33,7 +34,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_stop, encode_want
-from controller.remote.presence import OFFLINE, ONLINE, LinkStatus, Presence
+from controller.remote.presence import OFFLINE, ONLINE, OVER, LinkStatus, Presence
 from hw_config.remote import Remote
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class Link:
         self.topics = topics(remote.code)
         self.refused: list[str] = []
         self.far_stop: str | None = None  # the far table stopped play: its table and its reason
+        self._far_over: set[str] = set()  # far tables whose game is over (their presence says "over")
         self._expecting = expecting
         self._history = history or self._sent_from
         self._sent: dict[int, Line] = {}
@@ -68,7 +70,7 @@ class Link:
         self._inbox: queue.Queue[Signed] = queue.Queue()
         self.presence = Presence(clock)
         self._keepalive = keepalive
-        self._last: mqtt.MQTTMessageInfo | None = None  # the last line published, to flush before a goodbye
+        self._last: mqtt.MQTTMessageInfo | None = None  # the last message published, to flush before a goodbye
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{remote.code}-{table}",
                              clean_session=False, protocol=mqtt.MQTTv311)
         if remote.user is not None:
@@ -88,20 +90,31 @@ class Link:
         self.client.connect_async(self.remote.host, self.remote.port, keepalive=self._keepalive)
         self.client.loop_start()
 
-    def close(self, flush_s: float = 5.0) -> None:
-        """A goodbye: the far table sees ``offline`` at once (a last will is only for connections that drop). The
-        lines published last are first given ``flush_s`` to reach the broker: the game's last move must not
-        stay behind with a table that has finished."""
-        last = self._last
-        if last is not None and self.client.is_connected():
-            try:
-                last.wait_for_publish(flush_s)
-            except (RuntimeError, ValueError) as e:
-                log.warning("remote %s: the last line may not have reached the broker: %s", self.remote.code, e)
+    def close(self, linger_s: float = 0.0) -> None:
+        """A goodbye: the far table sees ``offline`` at once (a last will is only for connections that drop).
+        ``linger_s`` (a table whose game has ended): first stay up to that long, through a broker restart, until
+        the far table has said goodbye too; until then this table's last line may not have reached it, and its
+        requests for lines are still answered."""
+        if linger_s > 0 and not self.watcher:
+            self.client.publish(self._presence_topic(self.table), OVER, qos=1, retain=True)
+        deadline = time.monotonic() + linger_s
+        while time.monotonic() < deadline and not self._far_done():
+            time.sleep(0.05)
         if self.client.is_connected() and not self.watcher:
-            self.client.publish(self._presence_topic(self.table), OFFLINE, qos=1, retain=True).wait_for_publish(2)
+            try:
+                self.client.publish(self._presence_topic(self.table), OFFLINE, qos=1, retain=True).wait_for_publish(2)
+            except (RuntimeError, ValueError) as e:  # the broker went away just now: the last will says it
+                log.info("remote %s: no goodbye sent (%s)", self.remote.code, e)
         self.client.disconnect()
         self.client.loop_stop()
+
+    def _far_done(self) -> bool:
+        """The last line reached the broker and every far table seen has its game over too, or has gone (one
+        never seen cannot be waited for)."""
+        last = self._last
+        with self._lock:
+            over = set(self._far_over)
+        return (last is None or last.is_published()) and set(self.presence.status().far_online) <= over
 
     def publish(self, line: Line) -> None:
         """Send one of this table's journal lines (after it was journaled). Never raises for a broker that is
@@ -174,6 +187,10 @@ class Link:
             far = topic.rsplit("/", 1)[1]
             if far != self.table:
                 state = message.payload.decode(errors="replace")
+                if state == OVER:  # its game is over: it has every line (it stays online while it lingers)
+                    with self._lock:
+                        self._far_over.add(far)
+                    return
                 came_back = state == ONLINE and not self._is_online(far)
                 self.presence.far(far, state)
                 if came_back:

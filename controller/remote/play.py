@@ -32,6 +32,7 @@ from hw_config.remote import Remote
 
 log = logging.getLogger("boardkeeper.remote")
 ASK_AGAIN_S = 1.0  # a gap in the far table's lines is asked for again at most this often (real seconds)
+LINGER_S = 60.0  # a table whose game ended waits this long at most for the far table to have the last line
 IDLE_ASK_S = 2.0  # waiting this long (real seconds) for the far seat, the table asks for its lines again
 
 
@@ -68,7 +69,7 @@ class Carrier(Protocol):
 
     def stop(self, seq: int, why: str) -> None: ...
 
-    def close(self) -> None: ...
+    def close(self, linger_s: float = 0.0) -> None: ...
 
 
 def journal_lines(path: Path, start: int = 1) -> list[Line]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 ONLINE = "online"
 OFFLINE = "offline"
+OVER = "over"  # the table's game has ended; it stays connected a while for the far table (``Link.close``)
 
 
 @dataclass(frozen=True)

@@ -225,8 +225,8 @@ def test_the_network_opens_only_for_a_web_page_and_only_to_the_local_network(fak
     run = _install(fake_pi, str(web))
     assert run.result.returncode == 0, run.result.stderr
     conf = run.read(f"{UNIT_DIR}/table.conf").splitlines()
-    assert ["PrivateNetwork=no", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
-            LOCAL] == conf[-4:]
+    assert conf[-4:] == ["PrivateNetwork=no", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
+            LOCAL]
     assert "the network opened to the local network for the web page" in run.result.stdout
 
 
