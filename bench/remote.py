@@ -58,6 +58,9 @@ def free_port() -> int:
 
 
 class Broker:
+    """A Mosquitto of our own on 127.0.0.1 at a free port, without persistence (a restart forgets every
+    session); the tests' broker too."""
+
     def __init__(self, folder: Path) -> None:
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
@@ -81,10 +84,15 @@ class Broker:
         raise RuntimeError("mosquitto did not start")
 
     def kill(self) -> None:
+        """No goodbye to anyone, as a crash or a power cut."""
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
 
 
 # -- the proxy --------------------------------------------------------------------------------------------
