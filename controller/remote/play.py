@@ -151,6 +151,9 @@ class RemotePlay:
         self._applying = True
         try:
             done = self.flow.far_line(line)
+        except ValueError as e:  # signed with the game's code, yet no move here: a tampered or broken far table
+            raise SyncStopped(f"seq {line['seq']} ({line['player']}: {line['move']}): not a move of this game "
+                              f"here ({e})") from None
         finally:
             self._applying = False
         self.applied += done
