@@ -63,6 +63,12 @@ class Entry:
     player: str
     move: str
     state: dict[str, Any]
+    entered: bool = False  # a chance outcome the players keyed in from their own dice or spinner
+
+    def line(self) -> dict[str, Any]:
+        """The line as the journal holds it (what a far table is sent, and compares byte for byte)."""
+        line = {"seq": self.seq, "player": self.player, "move": self.move, "state": self.state}
+        return {**line, "entered": True} if self.entered else line
 
 
 @dataclass
@@ -145,7 +151,7 @@ def _entry(path: Path, line: int, obj: Any, expected_seq: int) -> Entry:
         raise JournalError(f"{path}:{line}: seq {obj['seq']!r}, expected {expected_seq}", line)
     if not isinstance(obj["move"], str) or not isinstance(obj["player"], str) or not isinstance(obj["state"], dict):
         raise JournalError(f"{path}:{line}: move and player must be strings, state an object", line)
-    return Entry(obj["seq"], obj["player"], obj["move"], obj["state"])
+    return Entry(obj["seq"], obj["player"], obj["move"], obj["state"], obj.get("entered") is True)
 
 
 def replay(contents: Contents, path: Path | None = None) -> list[GameState]:

@@ -5,9 +5,9 @@ table's move, a takeback, a wrong move), each cell the players must touch is lit
 must be lifted, green where one must be put. Those are the cells whose sensor disagrees with the position
 (each goes out as its sensor comes right) and, since a reed under a stack stays closed when one piece of
 it leaves, the occupied cells whose pieces the position changed since the board last stood right (out
-when the whole board is right). During the
-self-test each cell is lit white while its sensor reads closed, so a builder sees which LED answers which
-reed. Like the OLED, the view decides nothing and reads only the state.
+when the whole board is right). During the self-test each cell is lit white while its sensor reads closed,
+so a builder sees which LED answers which reed. Like the OLED, the view decides nothing and reads only the
+state.
 
 The strip is on the board's microcontroller (``[leds]`` in the profile says where each LED lies), so the
 LEDs go over the link; a rebooted microcontroller starts dark, and is sent every lit LED again.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from controller.move_match import Occupancy
 from controller.referee import Stage
 from controller.sensed import STAGES
 from controller.table_state import TableState
@@ -25,9 +26,6 @@ from firmware_bridge.link import Link
 
 SELFTEST = "selftest"  # the table state's phase while the self-test runs
 FOLLOWING = frozenset(phase for phase, stage in STAGES.items() if stage in (Stage.SETUP, Stage.FIXUP))
-
-Occupancy = Mapping[str, tuple[str, int]]
-
 
 def lights(state: TableState, settled: Occupancy) -> dict[str, Colour]:
     """Each location to light, and how; ``settled`` is the position the board last stood right in."""

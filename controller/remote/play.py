@@ -15,7 +15,6 @@ table's ``want`` from its journal file, so nothing journaled before the restart 
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from controller.events import Event
+from controller.journal import JournalError, read
 from controller.remote.lines import canonical
 from controller.remote.presence import LinkStatus
 from controller.remote.sync import Line, Sync, SyncStopped
@@ -73,19 +73,9 @@ class Carrier(Protocol):
 
 
 def journal_lines(path: Path, start: int = 1) -> list[Line]:
-    """The move lines of the journal at ``path`` from seq ``start`` on (notes left out). Read while the table may
-    be writing: a last line not yet whole is left for the next read."""
-    out: list[Line] = []
-    with path.open("rb") as f:
-        lines = f.read().split(b"\n")
-    for raw in lines[1:]:
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            continue  # the unfinished last line (or the empty string after the final newline)
-        if isinstance(line, dict) and isinstance(line.get("seq"), int) and line["seq"] >= start:
-            out.append(line)
-    return out
+    """The move lines of the journal at ``path`` from seq ``start`` on, as the journal's own reader reads them
+    (notes left out; a last line the table is still writing is a torn tail, left for the next read)."""
+    return [entry.line() for entry in read(path).entries if entry.seq >= start]
 
 
 class RemotePlay:
@@ -186,8 +176,16 @@ def join(table: Table, remote: Remote, playing: Iterable[str]) -> RemotePlay:
 
     path = table.journal.path
     holder: list[RemotePlay] = []
+    def history(seq: int) -> list[Line]:
+        """The lines a far table asks for (on the MQTT client's thread, which must not die of a read)."""
+        try:
+            return journal_lines(path, seq)
+        except JournalError as e:
+            log.error("remote: the far table's request for lines from seq %d cannot be answered: %s", seq, e)
+            return []
+
     link = Link(remote, table_name(playing), expecting=lambda: holder[0].sync.next_seq if holder else 1,
-                history=lambda seq: journal_lines(path, seq))
+                history=history)
     play = RemotePlay(table, link, remote.code)
     holder.append(play)
     table.loop.add_source(play.poll)
