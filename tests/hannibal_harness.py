@@ -12,10 +12,23 @@ from controller.dice import Dice
 from controller.flows.hannibal import Phase
 from controller.screen import Screen
 from controller.table import Table, build_table, load_backend, profile_for
+from engines.base import GameState, Move
 from engines.bots.match import Bot
 from engines.hannibal import new_game
+from firmware_bridge.codec import Colour
+from firmware_bridge.firmware import pico
 
 TICK = 0.005
+
+
+class Scripted:
+    """A bot that plays the steps it is told: for a step whose outcome the test must know in advance."""
+
+    def __init__(self, *steps: str) -> None:
+        self.steps = list(steps)
+
+    def choose(self, state: GameState) -> Move:
+        return state.parse_move(self.steps.pop(0))
 
 
 class Harness:
@@ -106,6 +119,15 @@ class Harness:
         return self.table.display.current.text() if self.table.display.current else ""
 
     @property
+    def lights(self) -> dict[str, str]:
+        """The board's lit LEDs as the players see them (a profile with ``[leds]`` on the simulated bridge): the
+        box each lies under, and its colour's meaning."""
+        leds = self.profile.leds
+        assert leds is not None
+        box = {i: loc.removeprefix("pos:") for loc, i in leds.at.items()}
+        return {box[i]: Colour(pico.PALETTE.index(rgb)).name.lower() for i, rgb in self.hw.mcu.strip.lit.items()}
+
+    @property
     def phase(self) -> Phase:
         return self.table.flow.phase
 
@@ -114,3 +136,11 @@ class Harness:
 
     def moves(self) -> list[str]:
         return [line["move"] for line in self.journal()[1:]]
+
+
+def yellow_turn(t: Harness) -> None:
+    """Yellow's first turn, made by the people at the table: their own dice 1 and 5, then 12-17 and 0-1."""
+    t.roll(1, 5)
+    t.play(12, 17)
+    t.play(0, 1)
+    assert t.phase is Phase.ROLL and "Blue: press ROLL" in t.text

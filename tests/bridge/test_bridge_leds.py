@@ -9,48 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hannibal_harness import Harness
+from hannibal_harness import Harness, Scripted, yellow_turn
 
 from controller.flows.hannibal import Phase
 from controller.selftest import run_selftest
 from controller.table import profile_for
-from engines.base import GameState, Move
 from engines.hannibal import new_game
 from firmware_bridge.codec import Colour
 from firmware_bridge.firmware import pico
 from sim_hardware.mcu import SimMcu, Strip
 
 PROFILE = "hannibal-bridge-sim"
-
-
-class Scripted:
-    """A bot that plays the steps it is told."""
-
-    def __init__(self, *steps: str) -> None:
-        self.steps = list(steps)
-
-    def choose(self, state: GameState) -> Move:
-        return state.parse_move(self.steps.pop(0))
-
-
-def _strip(t: Harness) -> Strip:
-    mcu: SimMcu = t.hw.mcu
-    return mcu.strip
-
-
-def lights(t: Harness) -> dict[str, str]:
-    """The lit LEDs as the players see them: the box each lies under, and its colour's meaning."""
-    leds = t.profile.leds
-    assert leds is not None
-    box = {i: loc.removeprefix("pos:") for loc, i in leds.at.items()}
-    return {box[i]: Colour(pico.PALETTE.index(rgb)).name.lower() for i, rgb in _strip(t).lit.items()}
-
-
-def _yellow_turn(t: Harness) -> None:
-    t.roll(1, 5)
-    t.play(12, 17)
-    t.play(0, 1)
-    assert t.phase is Phase.ROLL and "Blue: press ROLL" in t.text
 
 
 def test_the_profile_lays_the_strip_along_the_track_not_the_matrix() -> None:
@@ -64,62 +33,62 @@ def test_set_up_lights_every_box_to_fill_and_each_goes_out_as_it_is_filled(tmp_p
     t.run(0.5)
     start = new_game().occupancy()
     assert t.phase is Phase.SETUP
-    assert lights(t) == {loc.removeprefix("pos:"): "put" for loc in start}
+    assert t.lights == {loc.removeprefix("pos:"): "put" for loc in start}
     first, (_, n) = next(iter(start.items()))
     t.place(int(first.removeprefix("pos:")), n)
-    assert first.removeprefix("pos:") not in lights(t) and len(lights(t)) == len(start) - 1
+    assert first.removeprefix("pos:") not in t.lights and len(t.lights) == len(start) - 1
     for loc, (_, n) in list(start.items())[1:]:
         t.board.place(t.cell(loc), n)
     t.run(1.0)
-    assert t.phase is Phase.ROLL and lights(t) == {}
+    assert t.phase is Phase.ROLL and t.lights == {}
 
 
 def test_a_bots_steps_are_lit_and_followed_by_the_lights_alone(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", profile=PROFILE, bots={"blue": Scripted("36-30", "30-26")})
-    _yellow_turn(t)
-    assert lights(t) == {}  # the players' own moves need no lights
+    yellow_turn(t)
+    assert t.lights == {}  # the players' own moves need no lights
     t.roll(4, 6)
     t.run(2.0)
     assert t.text.splitlines()[0] == "Blue plays 36-30"
-    assert lights(t) == {"36": "lift", "30": "put"}  # 36 keeps a stack: its reed cannot say, the light does
+    assert t.lights == {"36": "lift", "30": "put"}  # 36 keeps a stack: its reed cannot say, the light does
     t.move(17, 18)  # yellow's piece instead: lit too once the grace period is over
     t.run(3.5)
-    assert lights(t) == {"36": "lift", "30": "put", "18": "lift", "17": "put"}
+    assert t.lights == {"36": "lift", "30": "put", "18": "lift", "17": "put"}
     t.move(18, 17)
-    assert lights(t) == {"36": "lift", "30": "put"}
+    assert t.lights == {"36": "lift", "30": "put"}
     t.move(36, 30)
     t.run(2.0)
-    assert t.text.splitlines()[0] == "Blue plays 30-26" and lights(t) == {"30": "lift", "26": "put"}
+    assert t.text.splitlines()[0] == "Blue plays 30-26" and t.lights == {"30": "lift", "26": "put"}
     t.move(30, 26)
-    assert t.phase is Phase.ROLL and lights(t) == {} and t.moves()[-2:] == ["36-30", "30-26"]
+    assert t.phase is Phase.ROLL and t.lights == {} and t.moves()[-2:] == ["36-30", "30-26"]
 
 
 def test_a_step_the_sensors_cannot_see_is_lit_until_ok(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", profile=PROFILE, bots={"blue": Scripted("42-36", "36-34")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(2, 6)
     t.run(2.0)
-    assert "then press OK" in t.text and lights(t) == {"42": "lift", "36": "put"}
+    assert "then press OK" in t.text and t.lights == {"42": "lift", "36": "put"}
     t.move(42, 36)  # stack to stack: the reeds do not change, the players' OK says it is done
     t.press("OK")
     t.run(2.0)
-    assert "Blue plays 36-34" in t.text and lights(t) == {"36": "lift", "34": "put"}
+    assert "Blue plays 36-34" in t.text and t.lights == {"36": "lift", "34": "put"}
 
 
 def test_a_rebooted_board_lights_the_move_again(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", profile=PROFILE, bots={"blue": Scripted("36-30", "30-26")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(4, 6)
     t.run(2.0)
-    assert lights(t) == {"36": "lift", "30": "put"}
+    assert t.lights == {"36": "lift", "30": "put"}
     mcu: SimMcu = t.hw.mcu
     mcu.disconnect()
     t.run(0.5)
     mcu.plug_in()
     t.run(0.01)
-    assert lights(t) == {}  # a booting firmware puts its strip out
+    assert t.lights == {}  # a booting firmware puts its strip out
     t.run(2.5)
-    assert lights(t) == {"36": "lift", "30": "put"}
+    assert t.lights == {"36": "lift", "30": "put"}
 
 
 def test_the_self_test_lights_each_cell_while_its_sensor_reads_closed(capsys: pytest.CaptureFixture[str]) -> None:

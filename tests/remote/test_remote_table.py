@@ -17,8 +17,6 @@ from controller.flows.hannibal import Phase
 from controller.remote.lines import encode_line
 from controller.remote.play import RemotePlay, join, journal_lines
 from controller.web.public import public_state
-from firmware_bridge.codec import Colour
-from firmware_bridge.firmware import pico
 from hw_config.remote import parse_url
 
 pytest.importorskip("paho.mqtt", reason="pip install -e '.[test]' (paho-mqtt)")
@@ -64,13 +62,6 @@ def pair(tmp_path: Path) -> Iterator[Pair]:
         broker.kill()
 
 
-def lights(t: Harness) -> dict[str, str]:
-    leds = t.profile.leds
-    assert leds is not None
-    box = {i: loc.removeprefix("pos:") for loc, i in leds.at.items()}
-    return {box[i]: Colour(pico.PALETTE.index(rgb)).name.lower() for i, rgb in t.hw.mcu.strip.lit.items()}
-
-
 def test_each_table_plays_its_seat_and_follows_the_far_one(pair: Pair) -> None:
     yellow, blue = pair.yellow, pair.blue
     pair.until(lambda: "at the far table" in blue.text)  # yellow rolls first, far away: the link is up
@@ -103,9 +94,9 @@ def test_each_table_plays_its_seat_and_follows_the_far_one(pair: Pair) -> None:
     blue.play(36, 30)
     pair.until(lambda: yellow.table.journal.seq == 5)
     assert yellow.text.splitlines()[:2] == ["Far Blue: 36-30", "  put 1 blue on 30"]
-    assert lights(yellow) == {"36": "lift", "30": "put"}  # the far step lit on yellow's board
+    assert yellow.lights == {"36": "lift", "30": "put"}  # the far step lit on yellow's board
     yellow.move(36, 30)
-    pair.until(lambda: not lights(yellow) and yellow.phase is Phase.STEP)
+    pair.until(lambda: not yellow.lights and yellow.phase is Phase.STEP)
     assert [line["move"] for line in journal_lines(yellow.journal_path)] == ["R1,5", "12-17", "0-1", "R4,6",
                                                                              "36-30"]
     assert journal_lines(yellow.journal_path) == journal_lines(blue.journal_path)

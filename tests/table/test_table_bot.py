@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hannibal_harness import Harness
+from hannibal_harness import Harness, Scripted, yellow_turn
 from reading_clock import TICK, ReadingClock
 from support import ROOT_DIR
 
@@ -28,23 +28,6 @@ from engines.registry import get_game
 
 BUDGET_MS = 125  # 16 ticks: half of the 32 iterations MCTS would search without a budget
 HANNIBAL = get_game("hannibal")
-
-
-class Scripted:
-    """A bot that plays the steps it is told: for a step whose outcome the test must know in advance."""
-
-    def __init__(self, *steps: str) -> None:
-        self.steps = list(steps)
-
-    def choose(self, state: GameState) -> Move:
-        return state.parse_move(self.steps.pop(0))
-
-
-def _yellow_turn(t: Harness) -> None:
-    t.roll(1, 5)
-    t.play(12, 17)
-    t.play(0, 1)
-    assert t.phase is Phase.ROLL and "Blue: press ROLL" in t.text
 
 
 def _screen_lines(t: Harness) -> tuple[str, tuple[str, ...]]:
@@ -106,7 +89,7 @@ def table(tmp_path: Path, mcts_clock: ReadingClock, caplog: pytest.LogCaptureFix
 
 
 def test_a_person_plays_yellow_and_moves_the_pieces_of_an_mcts_blue(table: Harness, mcts_clock: ReadingClock) -> None:
-    _yellow_turn(table)
+    yellow_turn(table)
     table.press("ROLL")  # anyone presses it: the table rolls for blue
     roll = table.journal()[4]  # the bot has decided already: the roll is shown while the step waits its turn
     assert roll["player"] == "blue" and roll["move"].startswith("R")
@@ -124,7 +107,7 @@ def test_a_person_plays_yellow_and_moves_the_pieces_of_an_mcts_blue(table: Harne
 
 def test_nothing_else_is_accepted_until_the_board_shows_the_bots_step(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(4, 6)  # blue's own dice, typed in
     t.run(2.0)
     assert t.phase is Phase.FIXUP and t.text.splitlines()[:2] == ["Blue plays 36-30", "  put 1 blue on 30"]
@@ -144,7 +127,7 @@ def test_nothing_else_is_accepted_until_the_board_shows_the_bots_step(tmp_path: 
 
 def test_a_step_the_sensors_cannot_see_waits_for_ok(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("42-36", "36-34")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(2, 6)
     t.run(2.0)
     assert t.text.splitlines()[:2] == ["Blue plays 42-36", "  then press OK"]
@@ -158,7 +141,7 @@ def test_a_step_the_sensors_cannot_see_waits_for_ok(tmp_path: Path) -> None:
 
 def test_back_during_the_bots_turn(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.press("BACK")  # before blue's roll: the person's last step is taken back, as ever
     t.press("OK")
     assert t.moves()[-2:] == ["0-1", "undo"]
@@ -225,7 +208,7 @@ def test_play_names_each_bot_and_its_budget_before_opening_the_board(tmp_path: P
 
 def test_a_piece_nudged_as_the_bot_is_due_delays_its_step_until_it_is_back(tmp_path: Path) -> None:
     t = Harness(tmp_path / "game.jsonl", bots={"blue": Scripted("36-30", "30-26")})
-    _yellow_turn(t)
+    yellow_turn(t)
     roll = t.profile.buttons["ROLL"].pin
     assert roll is not None
     t.board.press_pin(roll)
@@ -263,7 +246,7 @@ def test_a_bots_step_that_cannot_be_saved_is_tried_again_with_ok(tmp_path: Path)
     bot = FillsTheCard(full, "36-30", "36-30", "30-26")
     t = Harness(tmp_path / "game.jsonl", bots={"blue": bot})
     bot.table = t
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(4, 6)
     t.run(2.0)
     assert t.phase is Phase.STEP and "NOT SAVED: disk full" in t.text and t.moves()[-1] == "R4,6"
@@ -277,7 +260,7 @@ def test_a_bots_step_that_cannot_be_saved_is_tried_again_with_ok(tmp_path: Path)
 def test_a_game_resumed_while_the_board_follows_the_bot_goes_on(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     t = Harness(path, bots={"blue": Scripted("36-30")})
-    _yellow_turn(t)
+    yellow_turn(t)
     t.roll(4, 6)
     t.run(2.0)
     assert "Blue plays 36-30" in t.text  # the power goes before anyone moves blue's piece
@@ -296,14 +279,14 @@ def _power_cut_with_blue_to_roll(path: Path, bot: str = "heuristic") -> None:
     """A game begun with ``--seat blue=BOT``: yellow has played its turn when the power goes."""
     t = Harness(path, bots=table_bots(HANNIBAL, HANNIBAL.seats(), [f"blue={bot}"], None,
                                       profile_for("hannibal-sim")), seats={"blue": bot})
-    _yellow_turn(t)
+    yellow_turn(t)
 
 
 def test_the_journal_keeps_the_bots_a_game_began_with(tmp_path: Path) -> None:
     _power_cut_with_blue_to_roll(tmp_path / "bot.jsonl")
     assert read(tmp_path / "bot.jsonl").header["seats"] == {"blue": "heuristic"}
     people = Harness(tmp_path / "people.jsonl")
-    _yellow_turn(people)
+    yellow_turn(people)
     assert "seats" not in read(tmp_path / "people.jsonl").header  # people only: the header is as it always was
 
 
@@ -365,6 +348,6 @@ def test_think_ms_on_resume_budgets_the_saved_mcts_seat(tmp_path: Path, caplog: 
     bots = resumed_bots(HANNIBAL, HANNIBAL.seats(), path, [], {}, 500, profile_for("hannibal-sim"))
     assert set(bots) == {"blue"} and "blue is played by mcts, thinking at most 500 ms" in caplog.text
     people = tmp_path / "people.jsonl"
-    _yellow_turn(Harness(people))
+    yellow_turn(Harness(people))
     assert main(["play", "hannibal", "--think-ms", "500", "--journal", str(people)]) == 2
     assert capsys.readouterr().err.startswith("error: --think-ms is for a searching bot")  # no mcts to budget
