@@ -28,29 +28,49 @@ def _lines(journal: Path) -> list[dict[str, object]]:
     return [json.loads(raw) for raw in journal.read_text().splitlines()[1:]]
 
 
+def _first_table(game: str, seed: int, url: str, journal: Path, seats: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """The table that starts the game: given the broker without a code, it makes one, logs the URL the far
+    table joins with, and shows the code on its screen until a far table is seen (its screens are printed)."""
+    own = [arg for seat in seats for arg in ("--as", seat)]
+    first = subprocess.Popen([sys.executable, "-m", "controller.cli", "--log-level", "INFO", "demo", game, "--seed",
+                              str(seed), "--journal", str(journal), "--remote", url, *own],
+                             cwd=ROOT_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert first.stderr is not None
+    said = ""
+    while "joins with --remote" not in said:
+        said = first.stderr.readline()
+        assert said, "the first table never said its code"
+    return first, said.split("joins with --remote ")[1].split()[0]
+
+
 @pytest.mark.parametrize(("game", "seed", "sides"), [("hannibal", 3, (["yellow"], ["blue"])),
                                                      ("cannonball", 2, (["blue"], ["gray"]))])
 def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: tuple[list[str], list[str]]) -> None:
+    """The first table makes the game's code; the second joins with it; a spectator follows."""
     broker = Broker(tmp_path)
     try:
-        url = f"mqtt://127.0.0.1:{broker.port}/{game}-{seed}"
-        runs = [_demo(game, seed, url, tmp_path / f"{i}.jsonl", seats) for i, seats in enumerate(sides)]
+        base = f"mqtt://127.0.0.1:{broker.port}/"
+        first, url = _first_table(game, seed, base, tmp_path / "0.jsonl", sides[0])
+        code = url.rsplit("/", 1)[1]
+        runs = [first, _demo(game, seed, url, tmp_path / "1.jsonl", sides[1])]
         spectator = subprocess.Popen([sys.executable, "-m", "controller.cli", "watch", url], cwd=ROOT_DIR,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         results = [run.communicate(timeout=600) for run in runs]
         watched, err = spectator.communicate(timeout=60)
     finally:
         broker.kill()
-    for run, (out, err) in zip(runs, results, strict=True):
-        assert run.returncode == 0, err[-3000:]
+    assert len(code) == 8 and url == base + code
+    for run, (out, run_err) in zip(runs, results, strict=True):
+        assert run.returncode == 0, run_err[-3000:]
         assert "winner:" in out
-    first, second = (_lines(tmp_path / f"{i}.jsonl") for i in range(2))
-    assert first == second and len(first) > 30
+    assert f"code {code}" in results[0][0]  # on the first table's screen while it waited
+    first_lines, second_lines = (_lines(tmp_path / f"{i}.jsonl") for i in range(2))
+    assert first_lines == second_lines and len(first_lines) > 30
     assert spectator.returncode == 0, err[-2000:]  # the spectator followed the whole game, and saw it end
     shown = [line.split() for line in watched.splitlines()[1:-1]]
-    assert shown == [[str(line["seq"]), line["player"], *str(line["move"]).split()] for line in first]
+    assert shown == [[str(line["seq"]), line["player"], *str(line["move"]).split()] for line in first_lines]
     assert watched.splitlines()[-1].startswith("game over: ")
-    assert {line["player"] for line in first} >= {*sides[0], *sides[1]}  # each side moved its own pieces
+    assert {line["player"] for line in first_lines} >= {*sides[0], *sides[1]}  # each side moved its own pieces
     headers = [json.loads((tmp_path / f"{i}.jsonl").read_text().splitlines()[0]) for i in range(2)]
     assert headers[0]["game"] == game and headers[0]["seed"] == seed
     assert [{k: v for k, v in h.items() if k != "started"} for h in headers] == [
@@ -75,28 +95,3 @@ def test_a_remote_command_that_cannot_work_is_one_line(argv: list[str], said: st
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1, err
-
-
-def test_the_first_table_makes_the_code_and_shows_it_until_the_far_table_joins(tmp_path: Path) -> None:
-    broker = Broker(tmp_path)
-    try:
-        url = f"mqtt://127.0.0.1:{broker.port}/"
-        first = subprocess.Popen([sys.executable, "-m", "controller.cli", "--log-level", "INFO", "demo", "hannibal",
-                                  "--seed", "4", "--journal", str(tmp_path / "0.jsonl"), "--remote", url, "--as",
-                                  "yellow"], cwd=ROOT_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert first.stderr is not None
-        said = ""
-        while "joins with --remote" not in said:
-            said = first.stderr.readline()
-            assert said, "the first table never said its code"
-        joined = said.split("joins with --remote ")[1].split()[0]
-        code = joined.rsplit("/", 1)[1]
-        assert len(code) == 8 and joined == url + code
-        second = _demo("hannibal", 4, joined, tmp_path / "1.jsonl", ["blue"])
-        out, _ = first.communicate(timeout=600)
-        second.communicate(timeout=600)
-    finally:
-        broker.kill()
-    assert first.returncode == 0 and second.returncode == 0
-    assert f"code {code}" in out  # on the first table's screen while it waited
-    assert _lines(tmp_path / "0.jsonl") == _lines(tmp_path / "1.jsonl")
