@@ -3,12 +3,12 @@
 A screen is data (title, lines, dice, a highlighted line, a headline), so flows can be tested on what they
 say and headless runs can print it; ``render`` turns it into a PIL image for any luma device.
 
-Two sizes of text. The shipped 8-px font is about 1.4 mm high on a 0.96" panel: fine at arm's length,
-not from across the table. So a screen may carry a short ``headline`` (whose turn, a number just drawn,
-the scores) that is drawn two or three times as big at the top, beside big dice faces; everything
+Two sizes of text. The table's 5x7 font (``controller.glyphs``) is about 1.2 mm high on a 0.96" panel:
+fine at arm's length, not from across the table. So a screen may carry a short ``headline`` (whose turn, a
+number just drawn, the scores) that is drawn two or three times as big at the top, beside big dice faces; everything
 else stays small. The big text is the small font's own glyphs scaled by whole pixels (nearest neighbour),
-so it is as crisp as the small text, has every character the small one has, needs no second font file
-or licence, and, like the small text, does not change with Pillow.
+so it is as crisp as the small text, has every character the small one has, needs no second font, and,
+like the small text, does not change with Pillow.
 
 The layout is made of fixed regions (title, each row, footer, dice), so that when one line of a screen
 changes, the others stay where they were: the display is sent only what changed (``controller.oled``).
@@ -19,23 +19,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-FONT_PATH = Path(__file__).resolve().parent / "fonts" / "courB08.pil"
-CHAR_W = 6
+from controller.glyphs import CHAR_W, GLYPH_H, TOP, draw_text, text_mask
+
 LINE_H = 10
 TITLE_H = 11
 DIE = 15  # die face size in pixels
 BAND_H = 24
-"""The headline band at the top, three 8-pixel pages: 2x text (the font's 9 rows from ascender to
-descender, doubled) or 3x numbers (8 rows: digits have no descenders, tripled), and dice faces half as
-big again as the small ones."""
+"""The headline band at the top, three 8-pixel pages: 2x text or 3x numbers (the font's 7 rows, doubled or
+tripled), and dice faces half as big again as the small ones."""
 BIG_DIE = 21
 SMALL_H = 8
-"""Row pitch under a headline: one 8-pixel page a row (the glyphs from their ascenders to their
-descenders, whose last pixel row meets the next row's ascenders), so a row's change is sent as one page."""
+"""Row pitch under a headline: one 8-pixel page a row (the font's 7 rows and one blank), so a row's change is
+sent as one page."""
 
 _PIPS = {
     1: [(1, 1)],
@@ -71,11 +69,6 @@ class Screen:
         head = self.title + (f"  [{' '.join(numbers)}]" if numbers else "")
         body = [("> " if i == self.selected else "  ") + line for i, line in enumerate(self.lines)]
         return "\n".join([head, *body, *([self.footer] if self.footer else [])])
-
-
-@cache
-def font() -> ImageFont.ImageFont:
-    return ImageFont.load(str(FONT_PATH))
 
 
 @dataclass(frozen=True)
@@ -194,37 +187,37 @@ def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
     lines, footer."""
     image = Image.new("1", (width, height), 0)
     draw = ImageDraw.Draw(image)
-    f = font()
     plan = layout(screen, width, height)
     if plan.headline:
-        image.paste(1, (1, 0), _big(plan.headline, plan.scale))
-        pitch, shift = SMALL_H, -2  # a row is the glyphs from their ascenders down: two blank rows go above
+        big = _big(plan.headline, plan.scale)
+        image.paste(1, (1, (BAND_H - big.height) // 2), big)  # level with the big dice's middle
+        pitch, shift = SMALL_H, -TOP  # a row is the glyphs and one blank row under them
         if plan.title:
-            draw.text((1, BAND_H + shift), plan.title, font=f, fill=1)
+            draw_text(image, (1, BAND_H + shift), plan.title, 1)
         if plan.counter:
-            draw.text((width - len(plan.counter) * CHAR_W - 1, BAND_H + shift), plan.counter, font=f, fill=1)
+            draw_text(image, (width - len(plan.counter) * CHAR_W - 1, BAND_H + shift), plan.counter, 1)
         for i, value in enumerate(screen.dice):
             _die(draw, width - (len(screen.dice) - i) * (BIG_DIE + 2) + 2, 1, value, BIG_DIE)
     else:
         pitch, shift = LINE_H, 0
         draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
-        draw.text((1, 0), plan.title, font=f, fill=0)
+        draw_text(image, (1, 0), plan.title, 0)
         if plan.counter:
-            draw.text((width - len(plan.counter) * CHAR_W - 1, 0), plan.counter, font=f, fill=0)
+            draw_text(image, (width - len(plan.counter) * CHAR_W - 1, 0), plan.counter, 0)
         dice_w = len(screen.dice) * (DIE + 2)
         for i, value in enumerate(screen.dice):
             _die(draw, width - dice_w + i * (DIE + 2), TITLE_H + 2, value, DIE)
     for row in plan.rows:
         if row.selected:
             draw.rectangle((0, row.y, row.width - 1, row.y + pitch - 1), fill=1)
-        draw.text((1, row.y + shift), row.text, font=f, fill=0 if row.selected else 1)
-    if screen.footer and plan.headline:  # no room for a rule: the footer is a bar
+        draw_text(image, (1, row.y + shift), row.text, 0 if row.selected else 1)
+    if screen.footer and plan.headline:  # no room for a rule: the footer is a bar, its glyphs a row under its
+        # top edge (the panel's edge is under them), so they touch neither the bar's edge nor the row above
         draw.rectangle((0, height - pitch, width - 1, height - 1), fill=1)
-        draw.text((1, height - pitch + shift), plan.footer, font=f, fill=0)
-    elif screen.footer:  # a row up: the font's two blank rows over the glyphs then take the rule's row and
-        # the one under it, and the descenders' last row is the panel's last ("game", not "qame")
+        draw_text(image, (1, height - pitch + 1 - TOP), plan.footer, 0)
+    elif screen.footer:  # a rule a row up, the glyphs two rows under it and a row over the panel's edge
         draw.line((0, height - pitch - 1, width - 1, height - pitch - 1), fill=1)
-        draw.text((1, height - pitch - 1), plan.footer, font=f, fill=1)
+        draw_text(image, (1, height - pitch), plan.footer, 1)
     return image
 
 
@@ -244,22 +237,21 @@ def _small_width(text: str) -> int:
 
 
 @cache
-def _small(text: str, top: int, rows: int) -> Image.Image:
-    """``text`` in the small font, its glyph rows ``top`` to ``top + rows`` only (spaces as wide as
-    ``_small_width`` counts them)."""
-    image = Image.new("1", (max(1, _small_width(text)), rows), 0)
-    draw = ImageDraw.Draw(image)
+def _small(text: str) -> Image.Image:
+    """``text``'s glyph rows in the small font (spaces as wide as ``_small_width`` counts them)."""
+    image = Image.new("1", (max(1, _small_width(text)), GLYPH_H), 0)
     x = 0
     for word in text.split(" "):
-        draw.text((x, -top), word, font=font(), fill=1)
+        if word:
+            image.paste(1, (x, -TOP), text_mask(word))
         x += len(word) * CHAR_W + HALF_SPACE
     return image
 
 
 @cache
 def _big(text: str, scale: int) -> Image.Image:
-    """The headline at ``scale``: the small glyphs' rows that the band holds, each pixel a square."""
-    small = _small(text, 2, 8) if scale == 3 else _small(text, 2, 9)  # 3x: digits have no descenders
+    """The headline at ``scale``: the small glyphs, each pixel a square."""
+    small = _small(text)
     return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
 
 

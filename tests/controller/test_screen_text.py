@@ -1,5 +1,5 @@
-"""Every screen every game's flow shows fits the OLED: no text cut short, no two menu entries alike; and a
-game ends on its result, not on the last spin or payout before it.
+"""Every screen every game's flow shows fits the OLED: no text cut short or without its glyphs, no two menu
+entries alike; and a game ends on its result, not on the last spin or payout before it.
 
 The screens come from whole demo games on the simulated table (with players' mistakes, so fix-ups, stuck
 sensors and takebacks show up too), read through the renderer's own layout, which reports anything it
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.demo import run_demo
+from controller.glyphs import covers
 from controller.screen import Screen, layout
 from controller.table import position_screen
 from engines.registry import games, get_game
@@ -28,6 +29,8 @@ def test_every_screen_fits_and_menu_entries_stay_distinct(game: str, tmp_path: P
         seen += 1
         plan = layout(screen)
         problems.extend(f"cut: {text!r} on {screen.title!r}" for text in plan.cut)
+        problems.extend(f"no glyph in {text!r}" for text in (screen.title, *screen.lines, screen.footer,
+                                                              screen.headline) if not covers(text))
         if screen.selected is not None:
             rows = [row.text for row in plan.rows]
             if len(set(rows)) != len(rows):
