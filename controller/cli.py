@@ -121,7 +121,9 @@ def _parser() -> argparse.ArgumentParser:
                       "--as seats, the far table the others")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game", help=game_help)
-    board.add_argument("--out", type=Path, required=True, help="FILE.svg or FILE.png")
+    board.add_argument("--out", type=Path, required=True, help="FILE.pdf (tiled on --paper, with crop marks), "
+                       "FILE.svg (the print master) or FILE.png (with its DPI)")
+    board.add_argument("--paper", choices=["a4", "letter"], default="a4", help="the PDF's pages (default: a4)")
     watch = sub.add_parser("watch", help="follow a game of two tables live, read-only (needs the [remote] extra)")
     watch.add_argument("url", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE")
     rep = sub.add_parser("replay", help="print a journal's game move by move with the screens it showed")
@@ -704,16 +706,17 @@ def replay_journal(path: Path) -> int:
     return 0
 
 
-def print_board(game: str, out: Path) -> int:
+def print_board(game: str, out: Path, paper: str = "a4") -> int:
     from engines.registry import load_ref
 
     info = game_info(game)
     if info.printable is None:
         raise UsageError(f"{info.name} has no printable board")
-    if out.suffix.lower() not in (".svg", ".png"):
-        raise UsageError(f"--out {out}: give a .svg or .png file name")
-    load_ref(info.printable)(out)
-    print(f"{out}: the {info.title} board, to print at 100 % scale")
+    if out.suffix.lower() not in (".svg", ".png", ".pdf"):
+        raise UsageError(f"--out {out}: give a .pdf, .svg or .png file name")
+    load_ref(info.printable)(out, paper)
+    pages = f" on {paper.upper()} pages (trim at the crop marks)" if out.suffix.lower() == ".pdf" else ""
+    print(f"{out}: the {info.title} board, to print at 100 % scale{pages}")
     return 0
 
 
@@ -790,7 +793,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "selftest":
             return selftest(args)
         if args.command == "board":
-            return print_board(args.game, args.out)
+            return print_board(args.game, args.out, args.paper)
         if args.command == "bench":
             return run_bench(args.name, args.options)
     except StopRequested as e:  # outside a running table (a demo, a replay): nothing to save beyond the journal

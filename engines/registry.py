@@ -49,7 +49,8 @@ class GameInfo:
     ``(state) -> Screen`` that ``replay`` and the terminal show, and the scripted people of the simulated
     table. ``profiles`` are the shipped
     board profiles (``<game>`` is the real board, ``<game>-sim`` the simulated one); ``printable`` draws
-    the board to print and glue over the reeds, ``draw(path)`` writing SVG or PNG by the suffix.
+    the board to print and glue over the reeds, ``draw(path, paper)`` writing SVG, PNG or a PDF tiled on
+    ``paper`` ("a4" or "letter") by the suffix.
     ``zero_sum`` promises ``evaluate(state, a) == -evaluate(state, b)`` exactly for the two players, so
     search evaluates a leaf once instead of once per player. ``table_bots`` says the flow can seat a bot at
     the real table (``FlowContext.bots``): the table decides that seat's decisions and the players move its

@@ -52,7 +52,7 @@ def _flag(sheet: Sheet, x: float, y: float, fill: str) -> None:
 
 def sheet() -> Sheet:
     width = 2 * MARGIN + b.WIDTH * BOX
-    height = TOP + MARGIN + 19 * BOX
+    height = TOP + 19 * BOX + 44
     out = Sheet(width, height, "Cannon Ball battlefield (boxes 30 mm; print at 100 %)")
     out.text((width / 2, TOP / 2), "CANNON BALL  ·  gray's fort north-east, blue's fort south-west  ·  boxes 30 mm",
              size=5)
@@ -61,6 +61,7 @@ def sheet() -> Sheet:
         x, y = _corner(i)
         fill = FORT_FILL[b.FORT_OF[i]] if b.FORT_OF[i] >= 0 else SECTION_FILLS[b.SECTION_OF[i]]
         out.rect(x, y, BOX, BOX, fill=fill, stroke="#8a8a8a", width=0.3)
+        out.reed((x + BOX / 2, y + BOX / 2), BOX)  # under the stars and flags drawn later
     # the river and its six bridge sites (each has a reed under the bridge's magnet)
     river_y = _y(RIVER_ROW)
     out.rect(MARGIN, river_y, b.WIDTH * BOX, BOX, fill="#8cc4ec")
@@ -118,9 +119,19 @@ def sheet() -> Sheet:
         x, y = _corner(i)
         out.text((x + BOX / 2, y + BOX - 5), name, size=3.2, fill=INK, kind="box")
     out.rect(MARGIN, TOP, b.WIDTH * BOX, 19 * BOX, stroke=INK, width=1.0)
+    out.legend(TOP + 19 * BOX + 12, (
+        ("#ffd21f", "star, blue's fort: a blue cannon starts here (d2, g2, b5)"),
+        ("#e8e8e8", "star, gray's fort: a gray cannon starts here (i18, f18, k15)"),
+        (FORT_FILL[b.BLUE], "blue's fort (flag box c4: empty at the start)"),
+        (FORT_FILL[b.GRAY], "gray's fort (flag box j16: empty at the start)"),
+        (SECTION_FILLS[0], "a section: one colour each, its edges heavier"),
+        ("#8cc4ec", "the river; brown: a bridge site, a reed under it"),
+        ("#ffffff", "G on a fort wall: a gate's slot, its reed under the G"),
+        ("#707070", "a reed: one end of its glass under the dot"),
+    ))
     return out
 
 
-def draw(path: Path) -> None:
-    """The registry's ``printable``: the battlefield as SVG or PNG by ``path``'s suffix."""
-    sheet().save(path)
+def draw(path: Path, paper: str = "a4") -> None:
+    """The registry's ``printable``: the battlefield as SVG, PNG or tiled PDF by ``path``'s suffix."""
+    sheet().save(path, paper)

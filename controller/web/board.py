@@ -8,6 +8,7 @@ the ``pos`` label "27", ``bridge:k`` the ``site`` label "bridge k", ``gate:east`
 gate"). The piece is drawn at the centre of the smallest shape around its label that holds no other
 location's label (a square of the track, a bridge), else on the label itself (a gate's slot inside a box).
 
+A sheet may instead name each place in full, by a ``loc`` label (``lane:noiro:3``), as the grid boards do.
 A game without a printable board, or one whose sheet does not name every location, gets a table built from
 the names alone: a row for each name less its last part, a column for each last part (``lane:noiro:3`` is
 row ``noiro``, column ``3``; ``tray:apulia:rome`` row ``apulia``, column ``rome``), in the order of the
@@ -82,17 +83,21 @@ def from_sheet(game: str, svg: str, locations: Sequence[str]) -> Board | None:
     label of the sheet, or by several."""
     root = ET.fromstring(svg)
     labels: list[tuple[set[str], Point]] = []
+    names: dict[str, list[Point]] = {}  # a "loc" label: the layout's own name of the place it is printed in
     shapes: list[list[Point]] = []
     for element in root:
         if element.tag == f"{SVG_NS}text" and element.get("class"):
+            at = (float(element.get("x", 0)), float(element.get("y", 0)))
             words = set((element.text or "").split()) | {element.get("class", "")}
-            labels.append((words, (float(element.get("x", 0)), float(element.get("y", 0)))))
+            labels.append((words, at))
+            if element.get("class") == "loc":
+                names.setdefault(element.text or "", []).append(at)
         elif element.tag == f"{SVG_NS}polygon":
             shapes.append([_point(pair) for pair in element.get("points", "").split()])
     named: dict[str, Point] = {}
     for loc in locations:
         parts = set(re.split(r"[:\s]+", loc))
-        found = [at for words, at in labels if parts <= words]
+        found = names.get(loc) or [at for words, at in labels if parts <= words]
         if len(found) != 1:
             return None
         named[loc] = found[0]

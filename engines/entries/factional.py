@@ -22,6 +22,7 @@ GAME = GameInfo(
                                                                      "carthage-silver", "carthage-copper"))),
     bots=(),  # no bot plays it: the table only keeps the ledger of a game played on the HRC map
     flow="controller.flows.factional:create",
+    printable="controller.printable.factional:draw",
     screen="controller.flows.factional_screens:position_screen",
     board_view="controller.flows.factional_screens:board_view",
     notation=(

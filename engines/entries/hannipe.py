@@ -22,6 +22,7 @@ GAME = GameInfo(
                                                                     "pepite", "cocotte"))),
     evaluator="engines.hannipe.heuristic:evaluate",
     flow="controller.flows.hannipe:create",
+    printable="controller.printable.hannipe:draw",
     screen="controller.flows.hannipe_screens:position_screen",
     board_view="controller.flows.hannipe_screens:board_view",
     notation=(

@@ -24,6 +24,7 @@ GAME = GameInfo(
     candidates="engines.scipio.heuristic:candidates",
     successors="engines.scipio.heuristic:successors",
     flow="controller.flows.scipio:create",
+    printable="controller.printable.scipio:draw",
     screen="controller.flows.scipio_screens:position_screen",
     board_view="controller.flows.scipio_screens:board_view",
     notation=(

@@ -19,10 +19,11 @@ from web_helpers import free_port
 from controller.demo import run_demo
 from controller.realtime import RealTime
 from controller.table_state import TableState
-from controller.web.board import board_for
+from controller.web.board import board_for, from_names
 from controller.web.public import public_state, seat_state
 from controller.web.view import WebView
 from engines.registry import get_game
+from hw_config import load_profile
 from sim_hardware.clock import FakeClock
 
 
@@ -126,7 +127,7 @@ def test_the_games_page_serves_journals_by_name_and_keeps_a_hidden_game_closed_u
         assert _get(f"{view.url}api/journals/{bad}")[0] == 404
 
 
-@pytest.mark.parametrize("game", ["hannibal", "cannonball"])
+@pytest.mark.parametrize("game", ["hannibal", "cannonball", "hannipe", "scipio", "factional"])
 def test_a_game_with_a_printable_board_is_drawn_as_printed(game: str) -> None:
     """Every location found on the printable sheet, each piece inside its own square or box, no two pieces
     overlapping."""
@@ -136,14 +137,27 @@ def test_a_game_with_a_printable_board_is_drawn_as_printed(game: str) -> None:
     assert min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:]) >= 2 * board.radius
     if game == "hannibal":  # the track's squares are 40 mm, the first at (20, 30)
         assert board.anchors["pos:0"] == (40.0, 50.0) and board.anchors["pos:7"] == (280.0, 90.0)
-    else:
+    elif game == "cannonball":
         assert 'class="box"' in board.svg() and board.anchors["bridge:k"] != board.anchors["box:k11"]
+    elif game == "hannipe":  # the mat's pads are 40 mm, lanes down, rows 1 to 6 across
+        noiro, cocotte, last = (board.anchors[f"lane:{h}:{r}"] for h, r in (("noiro", 1), ("cocotte", 1),
+                                                                             ("noiro", 6)))
+        assert cocotte[1] - noiro[1] == 5 * 40 and last[0] - noiro[0] == 5 * 40
+
+
+def _wiring(game: str) -> dict[str, int]:
+    """Each location's place in the game's wiring (row-major over its matrix), as the page orders them."""
+    cells = load_profile(game).locations
+    cols = max(c for _, c in cells.values()) + 1
+    return {loc: r * cols + c for loc, (r, c) in cells.items()}
 
 
 @pytest.mark.parametrize("game", ["hannipe", "scipio", "factional"])
-def test_a_game_without_one_is_drawn_as_a_table_of_its_places(game: str) -> None:
-    board = board_for(game)
-    assert board.source == "names" and set(board.anchors) == get_game(game).locations()
+def test_a_game_without_one_would_be_drawn_as_a_table_of_its_places(game: str) -> None:
+    """The page's board for a game that ships no printable sheet: a table built from the names alone."""
+    info = get_game(game)
+    board = from_names(game, sorted(info.locations()), _wiring(game))
+    assert board.source == "names" and set(board.anchors) == info.locations()
     rows = {y for _, y in board.anchors.values()}
     assert len(rows) == {"hannipe": 6, "scipio": 2, "factional": 20}[game]
     if game == "hannipe":  # lanes in the mat's order, rows 1 to 6 left to right
