@@ -1,8 +1,9 @@
 """The table's own screen: which screen is up, and how long a message stays up.
 
-Flows say what to show (``show``), the board link covers everything while it is lost (``overlay``); this
-model decides which screen is current. It draws nothing: the OLED, like every other view, draws the table
-state built from it (``controller.oled_view``), so the screen a view shows is always the one the others see.
+Flows say what to show (``show``), the board link covers everything while it is lost and the help pages
+while a player reads them (``overlay``, each by its owner); this model decides which screen is current. It
+draws nothing: the OLED, like every other view, draws the table state built from it
+(``controller.oled_view``), so the screen a view shows is always the one the others see.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ class Display:
         self.current: Screen | None = None
         self._hold_until = 0.0
         self._pending: Screen | None = None
-        self._overlay: Screen | None = None
+        self._overlays: dict[str, Screen] = {}  # owner -> its screen, the last put up on top
         self._behind: Screen | None = None  # the game's latest screen while an overlay covers it
 
     def show(self, screen: Screen, *, hold: bool = False) -> None:
-        if self._overlay is not None:
+        if self._overlays:
             self._behind = screen
             return
         now = self.clock.now()
@@ -50,20 +51,24 @@ class Display:
         """No screen waits behind a message: the latest one shown is the one on display."""
         return self._pending is None
 
-    def overlay(self, screen: Screen | None) -> None:
-        """Put ``screen`` over whatever the game shows (the board link lost), or take it away (None): the
-        game's screens keep coming underneath, and the latest is back the moment the overlay goes."""
+    def overlay(self, screen: Screen | None, owner: str = "link") -> None:
+        """Put ``screen`` over whatever the game shows (the board link lost, the help pages), or take
+        ``owner``'s away (None): the game's screens keep coming underneath, and the latest is back the moment
+        the last overlay goes. Each owner puts up and takes away only its own."""
         if screen is None:
-            if self._overlay is not None:
-                behind = self._behind
-                self._overlay = self._behind = None
-                if behind is not None:
-                    self.current = behind
+            if self._overlays.pop(owner, None) is not None:
+                if self._overlays:
+                    self.current = list(self._overlays.values())[-1]
+                else:
+                    behind, self._behind = self._behind, None
+                    if behind is not None:
+                        self.current = behind
             return
-        if self._overlay is None:
+        if not self._overlays:
             self._behind = self._pending or self.current
             self._pending = None
-        self._overlay = screen
+        self._overlays.pop(owner, None)
+        self._overlays[owner] = screen
         self.current = screen
 
     def refresh(self) -> None:

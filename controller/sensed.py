@@ -25,11 +25,14 @@ from typing import Any, Protocol, TypeVar
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
 from controller.flows import TableParts
+from controller.help import explain
 from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage, Verdict
+from controller.screen import Screen
 from engines.base import GameState, Move, acting_seat
+from engines.registry import get_game
 
 S = TypeVar("S", bound=GameState)
 log = logging.getLogger("boardkeeper")
@@ -80,11 +83,16 @@ class SensedFlow(TableParts[S]):
 
     def handle(self, event: Event) -> None:
         """The one dispatch of every sensed flow: the board's sensors and timers to the sensed-board loop,
-        a press to the flow's buttons, the flow's own timers to it, a fault said on the screen."""
+        a press to the flow's buttons (or to the help pages while they are up), the flow's own timers to it,
+        a fault said on the screen."""
         if self.board.handle(event):
             return
         if isinstance(event, ButtonEvent):
+            if self._help_button(event):
+                return
             if event.kind is Press.PRESS:
+                if event.button == "NEXT":
+                    self._pressed_on = self.display.current
                 self.press(event.button)
         elif isinstance(event, TimerFired):
             self.timer(event.name)
@@ -94,6 +102,24 @@ class SensedFlow(TableParts[S]):
     def press(self, button: str) -> None:
         """A button pressed: what it means is the game's."""
         raise NotImplementedError
+
+    _help: tuple[Screen, ...] = ()  # the help pages still to show, the one on screen first
+    _pressed_on: Screen | None = None  # the screen NEXT was pressed on
+
+    def _help_button(self, event: ButtonEvent) -> bool:
+        """Hold NEXT: what the codes on the screen mean (the screen NEXT was pressed on: the press itself
+        acted first, as on every screen), over whatever the game shows; NEXT turns the page, any other
+        button puts the game's screen back. The presses that do so go no further."""
+        if event.kind is Press.HOLD and event.button == "NEXT":
+            self._help = tuple(explain(self._pressed_on or self.display.current or Screen(""),
+                                       get_game(self.profile.game).title))
+            self.display.overlay(self._help[0], "help")
+            return True
+        if not self._help or event.kind is not Press.PRESS:
+            return False
+        self._help = self._help[1:] if event.button == "NEXT" else ()
+        self.display.overlay(self._help[0] if self._help else None, "help")
+        return True
 
     def timer(self, name: str) -> None:
         """One of the flow's own timers fired (a bot's turn, the spinner's frames); none by default."""
