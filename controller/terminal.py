@@ -35,6 +35,7 @@ HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   place LOC [N]    put N pieces on LOC
   move LOC LOC [N] lift from the first, then place on the second
   {buttons}    press that button
+  hold BUTTON      keep it down a while (hold next: what the codes on the screen mean)
   fix              do what the screen's fix-up list says (e.g. set up the board)
   board            draw the board again (it is drawn whenever a piece moves or should)
   wait [S]         let S seconds pass (default 1)
@@ -126,6 +127,10 @@ class Terminal:
         elif verb in self.buttons:
             button = self.profile.buttons[self.buttons[verb]]
             self.press(button)
+        elif verb == "hold":
+            if not args or args[0].lower() not in self.buttons:
+                raise Mistake(f"hold which button? e.g. 'hold next' (buttons: {', '.join(sorted(self.buttons))})")
+            self.press(self.profile.buttons[self.buttons[args[0].lower()]], self.profile.timing.hold_s + 0.1)
         elif verb == "fix":
             self.fix()
         elif verb == "wait":
@@ -136,15 +141,15 @@ class Terminal:
         else:
             raise Mistake(f"unknown command {verb!r}; type help")
 
-    def press(self, button: Any) -> None:
+    def press(self, button: Any, seconds: float = 0.1) -> None:
         board = self.hw.board
         if button.pin is not None:
             board.press_pin(button.pin)
-            self.run(0.1)
+            self.run(seconds)
             board.release_pin(button.pin)
         else:
             board.place(button.cell, 1)
-            self.run(0.1)
+            self.run(seconds)
             board.lift(button.cell, 1)
         self.run(0.5)
 

@@ -408,6 +408,8 @@ class HannibalFlow(SensedFlow[State]):
         if phase is Phase.STEP and self.bot_turn():  # NEXT offers no menu for the bot's step: say only BACK
             return replace(position_screen(g, self.notice or f"{NAMES[g.to_move]} is thinking", self.last_step),
                            footer="BACK undo")
+        if phase is Phase.ROLL:  # NEXT here keys in the players' own dice, not the menu of moves
+            return replace(position_screen(g, self.notice, self.last_step), footer="NEXT dice, BACK undo")
         return position_screen(g, self.notice, self.last_step)
 
 

@@ -89,6 +89,16 @@ def test_terminal_game_against_a_bot(tmp_path: Path) -> None:
     assert "cannot do that: no location '99' on this board" in result.stdout
 
 
+def test_hold_next_at_the_terminal_explains_the_screen_s_codes(tmp_path: Path) -> None:
+    """The terminal's ``hold next`` is the table's held NEXT: the codes of the roll screen, page by page."""
+    result = _run("play", "hannibal", "--sim", "--seed", "3", "--journal", str(tmp_path / "j.jsonl"),
+                  stdin="fix\nhold next\n" + "next\n" * 7 + "ok\nhold\nquit\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "1/" in out and "Pieces home" in out and "Pieces waiting" in out, out
+    assert "hold which button? e.g. 'hold next'" in out
+
+
 def test_the_terminal_says_when_it_waits_for_the_bots(tmp_path: Path) -> None:
     """The prompt is held back while a bot decides and its hands move the pieces: a line says so, before the
     bot's step, and the prompt comes back only when it is the person's turn again."""
