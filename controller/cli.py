@@ -566,10 +566,10 @@ def play(args: argparse.Namespace) -> int:
     io = build_io(profile, hardware)
     web = web_view(args.web, profile, path.parent)
     if web is not None:
-        io.feed.watch(web.see)
+        web.serve(io.feed, io.loop)
     try:
         play_games(io, info, path, options=options, seats=seats, bots=bots, given=args.seat, think_ms=args.think_ms,
-                   remote=remote, far=far)
+                   web=web, remote=remote, far=far)
     except StopRequested as e:
         say_stopped(io.display, io.feed, io.oled)
         log.info("stopped by %s; the game is safe in %s", e, path)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
 
 Cell = tuple[int, int]
@@ -48,4 +49,16 @@ class Fault:
     at: float
 
 
-Event = CellChanged | ButtonEvent | TimerFired | Fault
+@dataclass(frozen=True)
+class SeatDecision:
+    """A seat's own decision, made on its page (``move`` in the game's notation, as typed or picked there):
+    the flow takes it as it takes the same decision made with the buttons, or refuses it, and says which to
+    ``reply`` (None: taken; else why not, in one line), which hands the answer back to the page's thread."""
+
+    seat: str
+    move: str
+    at: float
+    reply: Callable[[str | None], None] = field(compare=False, repr=False)
+
+
+Event = CellChanged | ButtonEvent | TimerFired | Fault | SeatDecision

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from controller.chance_entry import ChanceEntry, Entry
-from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, TimerFired
+from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, SeatDecision, TimerFired
 from controller.flows import TableParts
 from controller.help import explain
 from controller.journal import UNDO, Journal, JournalWriteError
@@ -98,6 +98,10 @@ class SensedFlow(TableParts[S]):
             self.timer(event.name)
         elif isinstance(event, Fault):
             self.say(event.message)
+        elif isinstance(event, SeatDecision):  # its answer goes to the page alone: a bet is no one else's
+            why = self.decide(event.seat, event.move)
+            log.info("%s's page: a decision %s", event.seat, "refused" if why else "taken")
+            event.reply(why)
 
     def press(self, button: str) -> None:
         """A button pressed: what it means is the game's."""
@@ -120,6 +124,15 @@ class SensedFlow(TableParts[S]):
         self._help = self._help[1:] if event.button == "NEXT" else ()
         self.display.overlay(self._help[0] if self._help else None, "help")
         return True
+
+    def choices(self, seat: str) -> tuple[str, ...]:
+        """The decisions ``seat`` may make on its own page now, in the game's notation (none by default)."""
+        return ()
+
+    def decide(self, seat: str, move: str) -> str | None:
+        """A seat's own decision made on its page (a bet, a tip from its hand): taken as the same decision
+        made with the buttons (None), or refused with why. A game with no secret decisions takes none."""
+        return "this game takes no decisions from a seat's page"
 
     def timer(self, name: str) -> None:
         """One of the flow's own timers fired (a bot's turn, the spinner's frames); none by default."""

@@ -441,4 +441,5 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
         ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), shown=shown,
         screen=public(shown, io.profile.seats),
         notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),
-        link=link.status.value if link is not None else None, private=MappingProxyType(private))
+        link=link.status.value if link is not None else None, private=MappingProxyType(private),
+        choices=MappingProxyType({seat: mine for seat in game.players if (mine := flow.choices(seat))}))

@@ -69,6 +69,7 @@ class TableState:
     recent: tuple[Line, ...] = ()  # the last journal lines, oldest first
     link: str | None = None  # the board link's state, where the board is read over serial
     private: Mapping[str, Screen] = field(default_factory=_empty)  # each seat's own screen
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=_empty)  # what a seat may decide on its page
 
     @property
     def dice(self) -> tuple[int, ...]:

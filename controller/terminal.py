@@ -12,7 +12,9 @@ printed as the public screen has it: whose it is, and "look away".
 
 from __future__ import annotations
 
+import os
 import random
+import select
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -42,6 +44,7 @@ HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   help | quit      quit keeps the game: it resumes on the next start"""
 
 PROMPT = "> "
+IDLE_S = 0.05  # with a web page on: how often the table looks for a seat's decision while the person types
 
 
 class Mistake(ValueError):
@@ -301,12 +304,46 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     term.run(0.5)
     term.let_bots_play()
     out(term.help())
+
+    typed = bytearray()
+
+    def read_line() -> str:
+        """The person's next line. With a web page on, the table goes on meanwhile, so a seat's decision made
+        on its phone is taken as it comes (the bots answer it, the screen and the board are printed again),
+        not at the person's next command; the simulated time stands still while it waits. The line is then
+        read from the file itself, unbuffered, so no typed line waits unseen in a buffer."""
+        try:
+            fd = stdin.fileno() if views else -1
+        except (OSError, ValueError):  # a stream with no file under it (a test's text)
+            fd = -1
+        if fd < 0:
+            return stdin.readline()
+        while b"\n" not in typed:
+            if select.select([fd], [], [], IDLE_S)[0]:
+                chunk = os.read(fd, 4096)
+                if not chunk:  # the end of the input: its last line, if unfinished
+                    last = typed.decode(errors="replace")
+                    typed.clear()
+                    return last
+                typed.extend(chunk)
+                continue
+            seq = table.journal.seq
+            table.loop.tick()
+            if table.journal.seq != seq:
+                term.let_bots_play()
+                for line in board.lines():
+                    out(line)
+                write(PROMPT)
+        head, _, rest = typed.partition(b"\n")
+        typed[:] = rest
+        return head.decode(errors="replace") + "\n"
+
     try:
         while not table.finished():
             for line in board.lines():
                 out(line)
             write(PROMPT)
-            raw = stdin.readline()
+            raw = read_line()
             if not raw:
                 break
             words = raw.split()

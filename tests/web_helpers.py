@@ -1,5 +1,6 @@
-"""What the web page's tests share: a free port on 127.0.0.1, and a demo table serving its page in a process
-of its own (as ``boardkeeper demo GAME --web`` runs), stopped as a user would, with SIGTERM."""
+"""What the web page's tests share: a free port on 127.0.0.1, and a table serving its page in a process of its
+own, stopped as a user would: a demo (``boardkeeper demo GAME --web``, SIGTERM) or a person's game at the
+terminal (``boardkeeper play GAME --sim --web``, typed commands)."""
 
 from __future__ import annotations
 
@@ -25,15 +26,16 @@ class DemoTable:
     """``boardkeeper demo GAME --web 127.0.0.1:PORT --speed F --quiet --journal J`` in a child process; its log
     is read as it comes (the seat codes are there)."""
 
-    def __init__(self, game: str, port: int, journal: Path, speed: float, seed: int = 1) -> None:
+    def __init__(self, game: str, port: int, journal: Path, speed: float, seed: int = 1,
+                 command: tuple[str, ...] = ()) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}/"
         self.log: list[str] = []
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        argv = command or ("demo", game, "--seed", str(seed), "--quiet", "--speed", str(speed))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "demo", game, "--seed", str(seed), "--quiet", "--journal",
-             str(journal), "--web", f"127.0.0.1:{port}", "--speed", str(speed)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            [sys.executable, "-m", "controller.cli", *argv, "--journal", str(journal), "--web", f"127.0.0.1:{port}"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.wait_for("the table's page is at")
@@ -59,6 +61,12 @@ class DemoTable:
         found = re.search(r"\?code=(\w+)", line)
         assert found, line
         return found.group(1)
+
+    def type(self, line: str) -> None:
+        """A line typed at the terminal (``play --sim``)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
 
     def stop(self) -> int:
         """SIGTERM, as systemd or a user's Ctrl-C stops it; the exit code."""

@@ -159,4 +159,6 @@ class Flow(Protocol):
 
     def start(self) -> None: ...
 
+    def choices(self, seat: str) -> tuple[str, ...]: ...  # what the seat may decide on its own page now
+
     def handle(self, event: Event) -> None: ...

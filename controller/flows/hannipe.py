@@ -29,7 +29,7 @@ from controller.flows import hannipe_screens as screens
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
-from engines.base import Move
+from engines.base import IllegalMoveError, InvalidMoveError, Move
 from engines.hannipe import HORSES, NAMES, Action, State
 
 HORSE = "horse:"  # the horse buttons: "horse:noiro" names Noiro at one press
@@ -261,6 +261,42 @@ class HannipeFlow(SensedFlow[State]):
                 self._advance()
             return
         self.redraw()
+
+    def choices(self, seat: str) -> tuple[str, ...]:
+        """The bet or the tips a person's seat may make on its page while the table asks for them."""
+        g = self.game
+        if (g.current_player != seat or g.step not in ("bet", "tip") or g.is_over() or seat in self.context.bots
+                or seat in self.context.far or self.state not in (Phase.LOOK, Phase.BET, Phase.TIP)):
+            return ()
+        return tuple(str(m) for m in g.legal_moves())
+
+    def decide(self, seat: str, move: str) -> str | None:
+        """A bet or a tip made on the seat's own page: no one need look away, and the buttons' entry on the
+        table is skipped; the same line is journaled, and the table moves on as after OK."""
+        g, name = self.game, self._name(seat)
+        if g.is_over():
+            return "the game is over"
+        if seat in self.context.bots or seat in self.context.far:
+            return f"{name} is not played at this table by a person"
+        if g.current_player != seat or g.step not in ("bet", "tip"):
+            return f"it is not {name}'s bet or tip now"
+        if self.state not in (Phase.LOOK, Phase.BET, Phase.TIP):
+            return "put the pawns right first" if self.state is Phase.MAT else "the table is busy: try again"
+        try:
+            action = g.parse_move(move)
+        except (InvalidMoveError, IllegalMoveError) as e:
+            return str(e)
+        if not isinstance(action, Action) or action.kind not in ("bet", "tip") or action.seat != seat:
+            return f"only {name}'s own bet or tip is made on this page"
+        seq = self.journal.seq
+        if action.kind == "bet":
+            if self._apply(action):
+                self.display.show(Screen(f"{name} has bet", ("the bet stays secret", "until the finish")), hold=True)
+                self._advance()
+        else:
+            self.horse, self.face = action.horse, action.face
+            self._tip()
+        return None if self.journal.seq > seq else f"not saved: {self.notice or 'the journal could not be written'}"
 
     def _turn(self) -> None:
         before = self.game

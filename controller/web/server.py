@@ -1,4 +1,4 @@
-"""The web page's routes (aiohttp), all read-only for now.
+"""The web page's routes (aiohttp): read-only, but for a seat's own decision on its page.
 
 ====================================  ====================================================================
 ``/``                                 the table, live
@@ -6,6 +6,7 @@
 ``/seat/SEAT?code=CODE``              one seat's own page (its private screen); a wrong code is refused
 ``/api/state``, ``/api/events``       the public state as JSON, and pushed as Server-Sent Events
 ``/api/seat/SEAT/state``, ``/events``  the same for one seat, with its code
+``POST /api/seat/SEAT/decide``        the seat's decision (``{"move": "bet p1 noiro"}``), with its code
 ``/api/board/GAME.svg``               a game's board with an anchor per location (``controller.web.board``)
 ``/api/journals``, ``/api/journals/NAME``  the journal folder's games, and one replayed position by position
 ``/journals/NAME.jsonl``, ``.txt``    a journal to download, and its readable move list
@@ -16,6 +17,12 @@ Every stream sends the whole state on connect and then the newest one whenever i
 else), and a ``ping`` event every ``PING_S`` so a page can tell a dead connection from a quiet game. The
 responses allow no other origin's scripts (``Content-Security-Policy``) and leak no seat code in a
 ``Referer``.
+
+The one change a page can make, a seat's decision, needs that seat's code, comes only from this page's own
+origin (a browser says its ``Origin`` and ``Sec-Fetch-Site``; JSON cannot be posted from another site without
+a preflight, which this server never grants), is a short line of the game's notation, and is judged by the
+game's own loop exactly as the same decision made with the table's buttons: the answer is the flow's, taken
+or refused with one line why.
 """
 
 from __future__ import annotations
@@ -45,16 +52,25 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
+DECIDE_S = 5.0  # how long a decision waits for the game's loop to judge it
+MOVE_CHARS = 80  # a decision is a line of notation: anything longer is no move
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Submit = Callable[[str, str], "asyncio.Future[str | None]"]
+
+
+class Busy(Exception):
+    """Too many decisions wait for the game's loop: the page is told to try again."""
 
 
 class Pages:
     """The handlers, over the newest state (``published``), the seat codes and the journal folder."""
 
-    def __init__(self, published: Published, codes: SeatCodes, folder: Path | None) -> None:
+    def __init__(self, published: Published, codes: SeatCodes, folder: Path | None,
+                 submit: Submit | None = None) -> None:
         self.published = published
         self.codes = codes
         self.folder = folder
+        self.submit = submit  # hands a seat's decision to the game's loop (None: no table takes any)
         self._public: tuple[int, bytes] = (-1, b"")
 
     def app(self) -> web.Application:
@@ -68,6 +84,7 @@ class Pages:
         app.router.add_get("/api/events", self.events)
         app.router.add_get("/api/seat/{seat}/state", self.seat_json)
         app.router.add_get("/api/seat/{seat}/events", self.seat_events)
+        app.router.add_post("/api/seat/{seat}/decide", self.decide)
         app.router.add_get("/api/board/{game}.svg", self.board)
         app.router.add_get("/api/journals", self.journal_list)
         app.router.add_get("/api/journals/{name}", self.journal_replay)
@@ -126,6 +143,37 @@ class Pages:
             return json.dumps(seat_state(state, seat), separators=(",", ":")).encode() if state else b""
 
         return await self._stream(request, body, lambda: self.codes.opens(seat, code))
+
+    async def decide(self, request: web.Request) -> web.StreamResponse:
+        """A seat's decision: its code, this page's own origin, a JSON ``{"move": NOTATION}``; answered
+        ``{"taken": true}``, or 409 ``{"taken": false, "why": ...}`` with the table's reason."""
+        _same_origin(request)
+        seat = self._seat(request)
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text='send the decision as JSON: {"move": "..."}\n')
+        if request.content_length is None or request.content_length > 4 * MOVE_CHARS:
+            raise web.HTTPBadRequest(text=f"a decision is one line of at most {MOVE_CHARS} characters\n")
+        try:
+            body = await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text='not JSON: send {"move": "..."}\n') from None
+        move = body.get("move") if isinstance(body, dict) else None
+        if not isinstance(move, str) or not 0 < len(move) <= MOVE_CHARS or not (move.isascii() and move.isprintable()):
+            raise web.HTTPBadRequest(text=f'"move": one line of the game\'s notation, at most {MOVE_CHARS} '
+                                          "characters\n")
+        if self.submit is None:
+            raise web.HTTPServiceUnavailable(text="no game on the table takes decisions now\n")
+        try:
+            answer = self.submit(seat, move)
+        except Busy as e:
+            raise web.HTTPTooManyRequests(text=f"{e}\n") from None
+        try:
+            why = await asyncio.wait_for(answer, DECIDE_S)
+        except TimeoutError:
+            raise web.HTTPServiceUnavailable(text="the table did not answer in time: try again\n") from None
+        if why is not None:
+            return web.json_response({"taken": False, "why": why}, status=409, headers={"Cache-Control": "no-store"})
+        return web.json_response({"taken": True}, headers={"Cache-Control": "no-store"})
 
     async def _stream(self, request: web.Request, body: Callable[[], bytes],
                       still_open: Callable[[], bool] = lambda: True) -> web.StreamResponse:
@@ -219,3 +267,12 @@ def _replay_json(path: Path) -> bytes:
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     """Every response, an error too, carries the headers that keep the page to itself."""
     response.headers.update(HEADERS)
+
+
+def _same_origin(request: web.Request) -> None:
+    """Refuse a change asked by another site's page: a browser names the page's origin in ``Origin`` and says
+    ``Sec-Fetch-Site``; either one naming another site is refused (a program that sends neither is not a
+    browser another site could drive)."""
+    origin, site = request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site")
+    if (origin is not None and origin != f"{request.scheme}://{request.host}") or site not in (None, "same-origin"):
+        raise web.HTTPForbidden(text="refused: a change must come from this table's own page\n")

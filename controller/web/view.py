@@ -11,23 +11,30 @@ import asyncio
 import logging
 import socket
 import threading
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
+from controller.events import Event, SeatDecision
+from controller.loop import EventLoop
 from controller.table import Table
 from controller.table_state import TableState
 from controller.web.board import board_for
 from controller.web.codes import SeatCodes
 from controller.web.handover import Handover, Published
-from controller.web.server import Pages
+from controller.web.server import Busy, Pages
 
 log = logging.getLogger("boardkeeper")
 
 SHUTDOWN_S = 1.0  # open streams are ended at once on stop; this bounds any other request still running
 START_S = 30.0
 EVERYWHERE = ("0.0.0.0", "::")  # addresses that listen on every interface
+PENDING_MAX = 16
+"""Decisions from seats' pages waiting for the game's loop: a flood of requests is refused (``Busy``) beyond
+this, so it can never grow the queue the game's loop drains."""
 
 
 class WebView:
@@ -43,6 +50,7 @@ class WebView:
         self._handover: Handover | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
+        self._pending: deque[tuple[str, str, Callable[[str | None], None]]] = deque()
 
     @property
     def url(self) -> str:
@@ -78,9 +86,41 @@ class WebView:
         return codes
 
     def attach(self, table: Table) -> None:
-        """Put the page on a demo's table: it watches the table state, and the game's seats get codes."""
-        table.feed.watch(self.see)
+        """Put the page on a demo's table: it watches the table state, takes the seats' decisions, and the
+        game's seats get codes."""
+        self.serve(table.feed, table.loop)
         self.new_game(table.flow.game.players)
+
+    def serve(self, feed: Any, loop: EventLoop) -> None:
+        """Watch the table state of ``feed``, and hand the seats' decisions to the game's ``loop`` as events
+        (``SeatDecision``) for whichever game is on the table."""
+        feed.watch(self.see)
+        loop.add_source(self._decisions)
+
+    def _decisions(self, now: float) -> list[Event]:
+        """The loop's source: the decisions the seats' pages sent since the last turn (on the game's thread)."""
+        out: list[Event] = []
+        while self._pending:
+            seat, move, reply = self._pending.popleft()
+            out.append(SeatDecision(seat, move, now, reply))
+        return out
+
+    def _submit(self, seat: str, move: str) -> asyncio.Future[str | None]:
+        """On the page's thread: queue a seat's decision for the game's loop; the future gets its answer."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str | None] = loop.create_future()
+        if len(self._pending) >= PENDING_MAX:
+            raise Busy("too many decisions are waiting for the table: try again in a moment")
+
+        def settle(why: str | None) -> None:
+            if not answer.done():
+                answer.set_result(why)
+
+        def reply(why: str | None) -> None:  # on the game's thread
+            loop.call_soon_threadsafe(settle, why)
+
+        self._pending.append((seat, move, reply))
+        return answer
 
     def stop(self) -> None:
         """Close every stream and the listening socket, and end the page's thread."""
@@ -102,7 +142,7 @@ class WebView:
     async def _serve(self, ready: threading.Event, failed: list[BaseException],
                      loop: asyncio.AbstractEventLoop) -> None:
         published = Published()
-        runner = web.AppRunner(Pages(published, self.codes, self.folder).app(), access_log=None,
+        runner = web.AppRunner(Pages(published, self.codes, self.folder, self._submit).app(), access_log=None,
                                shutdown_timeout=SHUTDOWN_S)
         try:
             await runner.setup()

@@ -248,6 +248,64 @@ def test_a_seat_sees_its_secrets_and_no_one_else_does(browser: Browser, tmp_path
         assert hand not in wire and hand not in log
 
 
+def test_a_seat_bets_from_its_page_and_no_one_else_sees_the_bet(browser: Browser, tmp_path: Path,
+                                                                  shots: Path) -> None:
+    """``play hannipe --sim --web``: the person at the terminal holds p1, bots p2 and p3. p1 bets from its phone:
+    the table takes it at once (the bots play on, no command typed), the journal has it, p1's page shows it; p2's
+    page, the public page, every byte of the public stream and the terminal's output never name it."""
+    table = DemoTable("hannipe", free_port(), tmp_path / "hannipe.jsonl", speed=1,
+                      command=("play", "hannipe", "--sim", "--players", "3", "--seed", "3"))
+    codes = {seat: table.code(seat) for seat in ("p1", "p2")}
+    stream: list[bytes] = []
+    done = threading.Event()
+
+    def listen() -> None:
+        with urllib.request.urlopen(f"{table.url}api/events", timeout=30) as answer:
+            while not done.is_set():
+                chunk = answer.read1(65536)
+                if not chunk:
+                    break
+                stream.append(chunk)
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    mine, theirs, public = _page(browser), _page(browser), _page(browser)
+    try:
+        table.type("fix")  # the pawns on row 1: p1 is asked for its bet
+        mine.goto(f"{table.url}seat/p1?code={codes['p1']}")
+        theirs.goto(f"{table.url}seat/p2?code={codes['p2']}")
+        public.goto(table.url)
+        _wait(mine, "document.querySelectorAll('#choices button').length === 6", 15)
+        assert theirs.locator("#decide").is_hidden() and public.locator("#choices").count() == 0
+        mine.screenshot(path=str(shots / "seat-hannipe-bet-phone.png"))
+        started = time.monotonic()
+        mine.locator("#choices button[data-move='bet p1 vertige']").click()
+        _wait(mine, "document.getElementById('answer').textContent.startsWith('Taken: bet vertige')", 10)
+        answered = time.monotonic() - started
+        _wait(mine, "document.querySelector('#private .line').textContent === 'bet: Vertige'", 10)
+        _wait(mine, "document.getElementById('decide').hidden", 10)  # nothing more for p1 to decide now
+        table.wait_for("p1 has bet")  # the terminal went on at once: the bots bet, the first card is turned
+        table.wait_for("card 1/", timeout=15)
+        assert '"move":"bet p1 vertige"' in (tmp_path / "hannipe.jsonl").read_text()
+        for page in (theirs, public):
+            body = page.evaluate("document.body.innerText + document.body.innerHTML")
+            assert "bet: Vertige" not in body and "bet p1 vertige" not in body
+        for page in (mine, theirs, public):
+            _clean(page)
+    finally:
+        done.set()
+        for page in (mine, theirs, public):
+            page.close()
+        table.type("quit")
+        assert table.process.wait(timeout=20) == 0
+        listener.join(timeout=5)
+    assert answered < 2.0, answered
+    wire, out = b"".join(stream).decode(), "".join(table.log)
+    assert wire.count("data: {") >= 3
+    for secret in ("bet p1 vertige", "bet: Vertige"):
+        assert secret not in wire and secret not in out
+
+
 def test_the_games_page_steps_through_a_finished_game(browser: Browser, hannibal: tuple[DemoTable, Path],
                                                      shots: Path) -> None:
     """The finished journal in the table's folder: replayed move by move on the board, with downloads."""

@@ -96,6 +96,39 @@ def test_a_seat_sees_its_own_secrets_and_a_wrong_code_is_refused(
     assert _get(f"{base}api/seat/p2/state?code={old}")[0] == 403
 
 
+def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+@pytest.mark.parametrize(("headers", "body", "status", "said"), [
+    ({"Origin": "http://evil.example"}, b'{"move": "bet p1 noiro"}', 403, "must come from this table's own page"),
+    ({"Sec-Fetch-Site": "cross-site"}, b'{"move": "bet p1 noiro"}', 403, "must come from this table's own page"),
+    ({"code": "WRONG1"}, b'{"move": "bet p1 noiro"}', 403, "seat p1: wrong code"),
+    ({"Content-Type": "text/plain"}, b'{"move": "bet p1 noiro"}', 415, 'send the decision as JSON'),
+    ({}, b"bet p1 noiro", 400, "not JSON"),
+    ({}, b'["bet p1 noiro"]', 400, '"move": one line'),
+    ({}, b'{"move": 5}', 400, '"move": one line'),
+    ({}, b'{"move": "bet p1\\nnoiro"}', 400, '"move": one line'),
+    ({}, b'{"move": "' + b"x" * 81 + b'"}', 400, '"move": one line'),
+    ({}, b'{"move": "' + b"x" * 400 + b'"}', 400, "at most 80 characters"),
+])
+def test_a_decision_needs_the_seat_s_code_the_page_s_own_origin_and_one_line_of_json(
+        hannipe: tuple[WebView, list[TableState], Path], headers: dict[str, str], body: bytes, status: int,
+        said: str) -> None:
+    """Each refused with its status and one line that says why, before anything reaches the table."""
+    view, _, _ = hannipe
+    code = headers.pop("code", view.codes.current["p1"])
+    sent = {"Content-Type": "application/json", "Origin": view.url.rstrip("/"), "Sec-Fetch-Site": "same-origin",
+            **headers}
+    answer, text = _post(f"{view.url}api/seat/p1/decide?code={code}", body, sent)
+    assert (answer, len(text.strip().splitlines())) == (status, 1) and said in text, (answer, text)
+
+
 def test_the_public_state_and_its_headers(hannipe: tuple[WebView, list[TableState], Path]) -> None:
     view, seen, _ = hannipe
     with urllib.request.urlopen(f"{view.url}api/state", timeout=10) as answer:
