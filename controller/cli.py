@@ -566,7 +566,7 @@ def play(args: argparse.Namespace) -> int:
     io = build_io(profile, hardware)
     web = web_view(args.web, profile, path.parent)
     if web is not None:
-        web.serve(io.feed, io.loop)
+        web.serve(io.feed, io.loop, io.display)
     try:
         play_games(io, info, path, options=options, seats=seats, bots=bots, given=args.seat, think_ms=args.think_ms,
                    web=web, remote=remote, far=far)

@@ -8,6 +8,8 @@ draws nothing: the OLED, like every other view, draws the table state built from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from controller.clock import Clock
 from controller.screen import Screen
 
@@ -26,6 +28,9 @@ class Display:
         self._hold_until = 0.0
         self._pending: Screen | None = None
         self._overlays: dict[str, Screen] = {}  # owner -> its screen, the last put up on top
+        self.pages: dict[str, Callable[[Screen], list[Screen]]] = {}
+        """What holding a button shows, made for the screen it was pressed on: NEXT the help (each flow sets
+        it for its game), PREV the phones' seat codes (the web page, while it is on)."""
         self._behind: Screen | None = None  # the game's latest screen while an overlay covers it
 
     def show(self, screen: Screen, *, hold: bool = False) -> None:

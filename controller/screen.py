@@ -17,7 +17,7 @@ changes, the others stay where they were: the display is sent only what changed 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -61,6 +61,7 @@ class Screen:
     footer: str = ""
     headline: str = ""
     private: str = ""  # the seat whose secret this shows (a hand, a bet): a terminal shows it to no one else
+    picture: tuple[str, ...] = ()  # a square of modules at the right, rows of "1" (dark) and "0": a QR code
 
     def text(self) -> str:
         """The screen as plain text: what a headless run prints and what tests read (the headline only
@@ -104,6 +105,7 @@ def layout(screen: Screen, width: int = 128, height: int = 64) -> Layout:
     bar's place and the title (less the headline's words) is the first row, unless the lines need that row:
     a screen of a game keeps its rows where they are whether its title shows or not.
     """
+    width -= picture_width(screen, height)  # the text keeps to the left of a picture
     pitch = SMALL_H if screen.headline else LINE_H
     bottom = height - (pitch if screen.footer else 0) + (0 if screen.headline else 1)
     dice_w = len(screen.dice) * (DIE + 2)
@@ -182,10 +184,41 @@ def _body(screen: Screen, top: int, bottom: int, pitch: int,
     return rows, counter, cut, whole
 
 
+def picture_width(screen: Screen, height: int) -> int:
+    """The pixels a screen's picture takes at the right (and the column between it and the text): a QR code's
+    modules two pixels square where the panel's height allows, one module of light margin around them."""
+    if not screen.picture:
+        return 0
+    return (len(screen.picture) + 2) * _module(screen, height) + 2
+
+
+def _module(screen: Screen, height: int) -> int:
+    return max(1, min(2, height // (len(screen.picture) + 2)))
+
+
+def _draw_picture(image: Image.Image, screen: Screen) -> None:
+    """Light square, dark modules: a QR code as a phone's camera expects it (dark on light)."""
+    draw = ImageDraw.Draw(image)
+    scale = _module(screen, image.height)
+    side = (len(screen.picture) + 2) * scale
+    x0, y0 = image.width - side, (image.height - side) // 2
+    draw.rectangle((x0, y0, x0 + side - 1, y0 + side - 1), fill=1)
+    for r, row in enumerate(screen.picture):
+        for c, module in enumerate(row):
+            if module == "1":
+                x, y = x0 + (c + 1) * scale, y0 + (r + 1) * scale
+                draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
+
+
 def render(screen: Screen, width: int = 128, height: int = 64) -> Image.Image:
     """Draw ``screen`` on a new mode-"1" image: title bar (or headline band and title row), dice faces,
-    lines, footer."""
+    lines, footer, and a picture at the right."""
     image = Image.new("1", (width, height), 0)
+    if screen.picture:
+        _draw_picture(image, screen)
+        text = render(replace(screen, picture=()), width - picture_width(screen, height), height)
+        image.paste(text, (0, 0))
+        return image
     draw = ImageDraw.Draw(image)
     plan = layout(screen, width, height)
     if plan.headline:

@@ -25,14 +25,12 @@ from typing import Any, Protocol, TypeVar
 from controller.chance_entry import ChanceEntry, Entry
 from controller.events import ButtonEvent, CellChanged, Event, Fault, Press, SeatDecision, TimerFired
 from controller.flows import TableParts
-from controller.help import explain
 from controller.journal import UNDO, Journal, JournalWriteError
 from controller.loop import EventLoop
 from controller.move_match import label
 from controller.referee import Call, Referee, Stage, Verdict
 from controller.screen import Screen
 from engines.base import GameState, Move, acting_seat
-from engines.registry import get_game
 
 S = TypeVar("S", bound=GameState)
 log = logging.getLogger("boardkeeper")
@@ -91,7 +89,7 @@ class SensedFlow(TableParts[S]):
             if self._help_button(event):
                 return
             if event.kind is Press.PRESS:
-                if event.button == "NEXT":
+                if event.button in self.display.pages:
                     self._pressed_on = self.display.current
                 self.press(event.button)
         elif isinstance(event, TimerFired):
@@ -107,18 +105,19 @@ class SensedFlow(TableParts[S]):
         """A button pressed: what it means is the game's."""
         raise NotImplementedError
 
-    _help: tuple[Screen, ...] = ()  # the help pages still to show, the one on screen first
-    _pressed_on: Screen | None = None  # the screen NEXT was pressed on
+    _help: tuple[Screen, ...] = ()  # the held button's pages still to show, the one on screen first
+    _pressed_on: Screen | None = None  # the screen the held button was pressed on
 
     def _help_button(self, event: ButtonEvent) -> bool:
-        """Hold NEXT: what the codes on the screen mean (the screen NEXT was pressed on: the press itself
-        acted first, as on every screen), over whatever the game shows; NEXT turns the page, any other
-        button puts the game's screen back. The presses that do so go no further."""
-        if event.kind is Press.HOLD and event.button == "NEXT":
-            self._help = tuple(explain(self._pressed_on or self.display.current or Screen(""),
-                                       get_game(self.profile.game).title))
-            self.display.overlay(self._help[0], "help")
-            return True
+        """Hold a button that has pages (``Display.pages``; NEXT: what the codes on the screen mean, PREV: the
+        phones' seat codes when the web page is on): its pages over whatever the game shows, made for the
+        screen the button was pressed on (the press itself acted first, as on every screen); NEXT turns the
+        page, any other button puts the game's screen back. The presses that do so go no further."""
+        if event.kind is Press.HOLD and event.button in self.display.pages:
+            pages = self.display.pages[event.button](self._pressed_on or self.display.current or Screen(""))
+            self._help = tuple(pages)
+            self.display.overlay(self._help[0] if self._help else None, "help")
+            return bool(self._help)
         if not self._help or event.kind is not Press.PRESS:
             return False
         self._help = self._help[1:] if event.button == "NEXT" else ()

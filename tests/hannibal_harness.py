@@ -98,6 +98,15 @@ class Harness:
         self.board.release_pin(pin)
         self.run(0.2)
 
+    def hold(self, button: str) -> None:
+        """Held past the profile's hold time, then let go."""
+        pin = self.profile.buttons[button].pin
+        assert pin is not None
+        self.board.press_pin(pin)
+        self.run(self.profile.timing.hold_s + 0.2)
+        self.board.release_pin(pin)
+        self.run(0.2)
+
     def roll(self, a: int, b: int) -> None:
         """Physical dice typed in with the buttons: NEXT opens the entry, NEXT steps a die, OK takes it."""
         assert self.phase is Phase.ROLL, self.text

@@ -17,12 +17,14 @@ from transitions import Machine
 from controller.dice import Dice
 from controller.display import Display
 from controller.events import Event
+from controller.help import explain
 from controller.journal import Journal
 from controller.ledger import Ledger
 from controller.loop import EventLoop
 from controller.referee import Referee
 from controller.screen import Screen
 from engines.base import GameState
+from engines.registry import get_game
 from hw_config import Profile
 
 S = TypeVar("S", bound=GameState)
@@ -81,6 +83,8 @@ class TableParts(Generic[S]):
         self.on_fault = context.on_fault
         steps = [(s, move) for s, move in context.history if isinstance(s, self.STATE)]
         self.ledger = Ledger(game, context.journal, steps, self._log)
+        title = get_game(context.profile.game).title
+        self.display.pages["NEXT"] = lambda screen: explain(screen, title)  # hold NEXT: the screen's codes
 
     @property
     def game(self) -> S:

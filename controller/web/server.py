@@ -4,6 +4,7 @@
 ``/``                                 the table, live
 ``/games``                            the journals: a replay to step through, downloads
 ``/seat/SEAT?code=CODE``              one seat's own page (its private screen); a wrong code is refused
+``/s/CODE``                           to the page of the seat whose code it is (the OLED's QR code)
 ``/api/state``, ``/api/events``       the public state as JSON, and pushed as Server-Sent Events
 ``/api/seat/SEAT/state``, ``/events``  the same for one seat, with its code
 ``POST /api/seat/SEAT/decide``        the seat's decision (``{"move": "bet p1 noiro"}``), with its code
@@ -79,6 +80,7 @@ class Pages:
         app.router.add_get("/", self.page("table.html"))
         app.router.add_get("/games", self.page("games.html"))
         app.router.add_get("/seat/{seat}", self.seat_page)
+        app.router.add_get("/s/{code}", self.join)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/api/events", self.events)
@@ -101,6 +103,14 @@ class Pages:
             return web.FileResponse(STATIC / name)
 
         return handler
+
+    async def join(self, request: web.Request) -> web.StreamResponse:
+        """A seat's code alone (the QR code on the OLED, the form of the table page): to that seat's page."""
+        code = request.match_info["code"].strip().upper()
+        seat = next((seat for seat in self.codes.current if self.codes.opens(seat, code)), None)
+        if seat is None:
+            raise web.HTTPNotFound(text=f"no seat has the code {code[:12]!r} in this game\n")
+        raise web.HTTPSeeOther(f"/seat/{seat}?code={code}")
 
     async def seat_page(self, request: web.Request) -> web.StreamResponse:
         self._seat(request)

@@ -18,8 +18,10 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.display import Display
 from controller.events import Event, SeatDecision
 from controller.loop import EventLoop
+from controller.screen import Screen
 from controller.table import Table
 from controller.table_state import TableState
 from controller.web.board import board_for
@@ -88,14 +90,29 @@ class WebView:
     def attach(self, table: Table) -> None:
         """Put the page on a demo's table: it watches the table state, takes the seats' decisions, and the
         game's seats get codes."""
-        self.serve(table.feed, table.loop)
+        self.serve(table.feed, table.loop, table.display)
         self.new_game(table.flow.game.players)
 
-    def serve(self, feed: Any, loop: EventLoop) -> None:
-        """Watch the table state of ``feed``, and hand the seats' decisions to the game's ``loop`` as events
-        (``SeatDecision``) for whichever game is on the table."""
+    def serve(self, feed: Any, loop: EventLoop, display: Display) -> None:
+        """Watch the table state of ``feed``, hand the seats' decisions to the game's ``loop`` as events
+        (``SeatDecision``) for whichever game is on the table, and show the phones' codes on the ``display``
+        while PREV is held."""
         feed.watch(self.see)
         loop.add_source(self._decisions)
+        display.pages["PREV"] = self.join_pages
+
+    def join_pages(self, screen: Screen) -> list[Screen]:
+        """A page per seat of the game: its code, and a QR code of its page's address that a phone's camera
+        opens (``/s/CODE``: short, so the code fits a small QR code the OLED draws two pixels a module)."""
+        import segno  # the [web] extra: only with the page on
+
+        pages = []
+        for n, (seat, code) in enumerate(self.codes.current.items(), 1):
+            matrix = segno.make(f"{self.url}s/{code}", error="l", micro=False).matrix
+            rows = tuple("".join("1" if module else "0" for module in row) for row in matrix)
+            pages.append(Screen(seat, (code, "scan it or", "type it on", "the page"),
+                                footer=f"{n}/{len(self.codes.current)} NEXT", picture=rows))
+        return pages or [Screen("Phones", ("no game yet",), footer="OK: back")]
 
     def _decisions(self, now: float) -> list[Event]:
         """The loop's source: the decisions the seats' pages sent since the last turn (on the game's thread)."""

@@ -11,20 +11,11 @@ from controller.screen import Screen
 from engines.registry import get_game
 
 
-def _hold(t: Harness, button: str) -> None:
-    pin = t.profile.buttons[button].pin
-    assert pin is not None
-    t.board.press_pin(pin)
-    t.run(t.profile.timing.hold_s + 0.2)
-    t.board.release_pin(pin)
-    t.run(0.2)
-
-
 def test_holding_next_explains_the_codes_of_the_screen_it_was_pressed_on(table: Harness) -> None:
     table.roll(3, 5)
     table.play(12, 15)
     assert table.phase is Phase.STEP and "Home Y0 B0" in table.text and "Done: 12-15" in table.text
-    _hold(table, "NEXT")  # the press opens the list of moves, as every press of NEXT does; the hold explains
+    table.hold("NEXT")  # the press opens the list of moves, as every press of NEXT does; the hold explains
     pages = [table.text]
     while "NEXT: more" in table.text:
         table.press("NEXT")
@@ -39,7 +30,7 @@ def test_holding_next_explains_the_codes_of_the_screen_it_was_pressed_on(table: 
 
 
 def test_help_stays_over_the_board_until_a_button_puts_the_game_back(table: Harness) -> None:
-    _hold(table, "NEXT")  # on the roll screen: NEXT opened the players' own dice entry under the help
+    table.hold("NEXT")  # on the roll screen: NEXT opened the players' own dice entry under the help
     assert table.text.splitlines()[0].startswith("1/") and "press ROLL" in table.text
     table.move(12, 14)  # a piece moved while the help is up: the game goes on underneath, the help stays
     table.run(4.0)

@@ -46,3 +46,10 @@ function render(state) {
 }
 
 Live.connect("/api/events", render);
+
+// A seat's code typed here opens its own page (the form posts nowhere: the page allows no form actions)
+document.getElementById("join").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = document.getElementById("code").value.trim();
+  if (code) location.assign(`/s/${encodeURIComponent(code)}`);
+});
