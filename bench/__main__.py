@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark of the project in one run; exit 1 naming each one whose target
-was missed (the long reliability runs, ``bench.powercut``, ``bench.soak``, ``bench.strength`` and ``bench.remote``, are
-run on their own)."""
+was missed (the long reliability runs, ``bench.powercut``, ``bench.soak``, ``bench.strength`` and ``bench.remote``, and
+``bench.web``, which needs Chromium, are run on their own)."""
 
 import sys
 
