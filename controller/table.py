@@ -280,7 +280,8 @@ def public(screen: Screen | None, names: Mapping[str, str]) -> Screen | None:
     """What every view but the OLED may show of ``screen``: a seat's secret entry only as "look away"."""
     if screen is None or not screen.private:
         return screen
-    return look_away(names.get(screen.private) or screen.headline or screen.private)
+    seat = screen.private  # by the seat's name, never by what the screen shows big (a tip's turned horse)
+    return look_away(names.get(seat) or (screen.headline if screen.headline.lower() == seat.lower() else seat))
 
 
 def saved_game(path: Path) -> tuple[str | None, str]:

@@ -186,7 +186,7 @@ class Terminal:
             busy = self.players is not None and not self.players.idle()
             if (bot_turn or busy) and not said:  # the prompt is held back: say for whom
                 names = self.profile.seats
-                shown = [n if (n := names.get(b, b)) != b else b.capitalize() for b in self.bots]
+                shown = [n if (n := names.get(b, b)) != b else b.capitalize() if b.isalpha() else b for b in self.bots]
                 self.out(f"(waiting for the bots: {', '.join(shown)})")
                 said = True
             self.run(1.0)

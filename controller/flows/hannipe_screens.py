@@ -135,8 +135,7 @@ def tip_screen(g: State, seat: str, horse: str, face: str, choosing_face: bool, 
     (a physical card is played in the open)."""
     turned = g.turned[-1]
     v = g.values[turned]
-    gain = (3 if g.is_last_round() else 2) if face == CRAVACHE else int(face)
-    effect = gain - v
+    effect = g.tip_places(horse, face)
     what = f"gains {effect}" if effect > 0 else f"loses {-effect}" if effect else "stays"
     pick = f"{NAMES[horse]} [{face_text(face)}]" if choosing_face else f"[{NAMES[horse]}] {face_text(face)}"
     lines = (f"turned {NAMES[turned]} ({v})", hand_text(g.hand(seat)) if g.hands is not None else "any unplayed card",

@@ -188,8 +188,12 @@ class State:
         return None if code == 0 else (SIDES[(code - 1) >> 1], "trooper" if code & 1 else "cannon")
 
     def kinds(self) -> dict[str, str]:
-        """The boxes holding a cannon: a trooper and a cannon look alike to a reed, not to the players."""
-        return {f"box:{BOX_NAMES[i]}": "cannon" for i, c in enumerate(self.board) if c and not c & 1}
+        """The boxes holding a cannon (a trooper and a cannon look alike to a reed, not to the players), and
+        the standing bridges and closed gates, so a set-up list says ``put 1 gray bridge on b``, not ``on b``."""
+        out = {f"box:{BOX_NAMES[i]}": "cannon" for i, c in enumerate(self.board) if c and not c & 1}
+        out.update({f"bridge:{site}": "bridge" for b, site in enumerate(SITES) if self.bridges >> b & 1})
+        out.update({f"gate:{gate}": "gate" for g, gate in enumerate(GATES) if self.gates[g] == CLOSED})
+        return out
 
     def occupancy(self) -> dict[str, tuple[str, int]]:
         """Every occupied box, every standing bridge (its magnet) and every closed gate (the gate stands

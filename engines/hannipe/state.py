@@ -293,16 +293,21 @@ class State:
             self._tip(move)
         self._settle()
 
-    def _tip(self, move: Action) -> None:
-        seat, horse, face = move.seat, move.horse, move.face
-        self.played.append((seat, horse, face))
-        if self.hands is not None:
-            self.hands[seat].remove((horse, face))
+    def tip_places(self, horse: str, face: str) -> int:
+        """The places a tip of ``horse`` with ``face`` would move it this round (negative: it loses them): the
+        card's value less the turned horse's (I-3), and never a loss for the turned favori (G-5). What a screen
+        previews is this, so it cannot say other than what the tip does."""
         turned = self.shuffle[self.round - 1]
         v = self.values[turned]
         places_ = tip_value(face, self.is_last_round()) - v
-        if horse == turned and v == FAVORI and places_ < 0:
-            places_ = 0  # the turned favori cannot lose places this round
+        return 0 if horse == turned and v == FAVORI and places_ < 0 else places_
+
+    def _tip(self, move: Action) -> None:
+        seat, horse, face = move.seat, move.horse, move.face
+        places_ = self.tip_places(horse, face)
+        self.played.append((seat, horse, face))
+        if self.hands is not None:
+            self.hands[seat].remove((horse, face))
         self.order = places.move(self.order, horse, places_)
         if len(self.played) == len(self.values) * len(self.players):
             self._finish_race()

@@ -544,15 +544,18 @@ def test_tnt_under_a_closed_gate_wins_when_two_troopers_leave(tmp_path: Path) ->
 
 def test_the_set_up_list_names_the_cannons(tmp_path: Path) -> None:
     """A reed cannot tell a cannon from a trooper; the players must: the list says which boxes take a cannon
-    (issue 28, item 6), each side's pieces together, in reading order."""
+    (issue 28, item 6) and which places a bridge, each side's pieces together, in reading order."""
     t = CannonTable(tmp_path / "new.jsonl")
     for loc in t.flow.game.occupancy():
         t.board.lift(t.profile.locations[loc])
     t.run(4.0)
     lines = t.flow.fixups
     cannons = {line.split()[-1] for line in lines if " cannon on " in line}
-    assert {"d2", "g2", "b5"} <= cannons and len(cannons) == len(t.flow.game.kinds())
+    kinds = t.flow.game.kinds()
+    assert {"d2", "g2", "b5"} <= cannons and len(cannons) == list(kinds.values()).count("cannon") == 6
     assert "put 1 blue cannon on d2" in lines and "put 1 blue on a1" in lines
+    bridges = [line for line in lines if " bridge on " in line]  # a bridge's place is named by its letter alone
+    assert len(bridges) == list(kinds.values()).count("bridge") == 6 and "put 1 gray bridge on b" in lines
     sides = [line.split()[2] for line in lines]
     assert sides == sorted(sides, key=lambda side: side != "blue")  # Blue's pieces first, then Gray's
     t.close()
