@@ -26,6 +26,7 @@ from controller.inputs import Inputs
 from controller.journal import Journal, JournalError, read, replay
 from controller.leds import LedView, LinkStrip
 from controller.loop import EventLoop
+from controller.move_match import kinds_of
 from controller.oled_view import OledView
 from controller.scanner import MatrixScanner
 from controller.screen import Screen
@@ -438,7 +439,8 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
     return TableState(
         game=io.profile.game, seq=journal.seq, phase=flow.phase.value, seats=seats,
         to_move=game.current_player, over=game.is_over(), outcome=outcome(game), scores=MappingProxyType(scores),
-        expected=MappingProxyType(dict(game.occupancy())), sensed=frozenset(io.inputs.sensed),
+        expected=MappingProxyType(dict(game.occupancy())), kinds=MappingProxyType(dict(kinds_of(game))),
+        sensed=frozenset(io.inputs.sensed),
         ignored=frozenset(flow.referee.ignored), fixups=tuple(flow.fixups), shown=shown,
         screen=public(shown, io.profile.seats),
         notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),

@@ -63,6 +63,7 @@ class TableState:
     outcome: str = "nobody yet"  # who won, for people
     scores: Mapping[str, int | float] = field(default_factory=_empty)  # where the game keeps any
     expected: Mapping[str, tuple[str, int]] = field(default_factory=_empty)  # the engine's occupancy
+    kinds: Mapping[str, str] = field(default_factory=_empty)  # a piece of a kind of its own there: a cannon
     ignored: frozenset[str] = frozenset()  # sensors the players declared broken
     fixups: tuple[str, ...] = ()  # what the screen tells the players to put right
     notice: str = ""  # the flow's notice, if any ("Fix the board before rolling")

@@ -47,12 +47,12 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
 
 
 def board_view(state: TableState) -> list[str]:
-    """The battlefield at the terminal, a row of boxes a line (``B`` blue, ``G`` gray, ``.`` empty, a blank
-    where there is no box; a piece the reeds miss in lower case, ``!`` a piece where none should be); then
-    the bridges and the gates."""
+    """The battlefield at the terminal, a row of boxes a line, two characters a box (``B`` a blue trooper,
+    ``B*`` a blue cannon, ``G`` gray, ``.`` empty, a blank where there is no box; a piece the reeds miss in
+    lower case, ``!`` a piece where none should be); then the bridges and the gates."""
     wrong = state.disagreeing
     boxes = set(BOX_NAMES)
-    lines = ["    " + " ".join(COLUMNS)]
+    lines = ["    " + " ".join(f"{c} " for c in COLUMNS)]
     for row in range(1, 20):
         cells = []
         for col in COLUMNS:
@@ -61,12 +61,12 @@ def board_view(state: TableState) -> list[str]:
             char = " " if name not in boxes else held[0][0].upper() if held else "."
             if f"box:{name}" in wrong:
                 char = char.lower() if held else "!"
-            cells.append(char)
-        lines.append(f"{row:>3} " + " ".join(cells))
+            cells.append(char + ("*" if state.kinds.get(f"box:{name}") == "cannon" else " "))
+        lines.append(f"{row:>3} " + " ".join(cells).rstrip())
     bridges = " ".join(f"{s}{'+' if f'bridge:{s}' in state.expected else '-'}" for s in SITES)
-    gates = " ".join(f"{g}:{'shut' if f'gate:{g}' in state.expected else 'open'}" for g in GATES)
+    gates = " ".join(f"{g}:{'closed' if f'gate:{g}' in state.expected else 'open'}" for g in GATES)
     return [*lines, f"bridges {bridges}   gates {gates}",
-            "B/G a piece; b/g: its reed reads empty; !: a piece where none should be"]
+            "B/G a trooper, B*/G* a cannon; b/g: its reed reads empty; !: a piece where none should be"]
 
 
 COLUMNS = "abcdefghijkl"

@@ -65,7 +65,7 @@ def test_the_terminal_draws_the_board_for_every_game(tmp_path: Path, game: str) 
     assert f"game saved in {tmp_path / 'j.jsonl'}" in text
     draw = load_ref(get_game(game).board_view)
     assert draw.__doc__ and text.count("\n> ") >= 2
-    first_line = {"hannibal": " 0 Y4", "cannonball": "    a b c d e f g h i j k l", "hannipe": "Noiro",
+    first_line = {"hannibal": " 0 Y4", "cannonball": "    a  b  c  d  e  f  g  h  i  j  k  l", "hannipe": "Noiro",
                   "scipio": "Rome", "factional": "Latium"}[game]
     assert text.count(first_line) >= 2, text[-3000:]  # drawn, then drawn again by ``board``
 
