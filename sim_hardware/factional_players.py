@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import partial
 
-from engines.factional import FACTIONS, PROVINCES, SIDES, State, location
+from engines.factional import FACTIONS, PROVINCES, SIDES, Control, State, location
 from engines.factional.table import factions_of, other_side, partner, side_of
 from sim_hardware.hands import ScriptedPeople
 
@@ -171,6 +171,12 @@ class ScriptedFactionalTable(ScriptedPeople):
         if new == old:
             new = None
         self.made["control"] += 1
+        broken = self.flow.referee.ignored
+        if (old is not None and location(province, old) in broken) or (new is not None and location(province, new)
+                                                                         in broken):
+            self.expect = None  # a reed the players declared broken cannot see this chit: the menu says it
+            self._start(str(Control(province, new)).split())
+            return
         self.expect = (province, new)
         src = self.cells[location(province, old)] if old is not None else None
         dst = self.cells[location(province, new)] if new is not None else None

@@ -411,9 +411,15 @@ class FactionalFlow(SensedFlow[State]):
 
     def offer(self, candidates: tuple[Move, ...], unseen: bool) -> None:
         """A chit off the tray for the grace period: nobody holds the province now? A chit on a new cell
-        whose old one emptied last is read as moved (the chit on the new cell is the proof)."""
-        move = candidates[0]
-        assert isinstance(move, Control) and len(candidates) == 1  # no two events leave the tray alike
+        whose old one emptied last is read as moved (the chit on the new cell is the proof). Two events leave
+        the tray alike only when a reed the players declared broken is in the way (a chit off the tray, or on
+        the broken cell): then the question is "nobody?", and the menu enters the other."""
+        moves = [m for m in candidates if isinstance(m, Control)]
+        held = [m for m in moves if m.holder is not None]
+        move = next((m for m in moves if m.holder is None), held[0] if len(held) == 1 else None)
+        if move is None:  # several cells read alike, every one a holder's: the players say which on the menu
+            self.say(f"{screens.province_name(moves[0].province)}: which cell? enter it on the menu")
+            return
         if move.holder is not None:
             self._tray_event(move)
         elif self.state is Phase.FIXUP:
