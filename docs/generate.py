@@ -5,7 +5,9 @@
 - ``docs/screens/*.png``: the golden OLED screens of the tests, scaled 3x as a player sees them;
 - ``docs/codes.md``: the codes page the table's help (hold NEXT) reads, ``controller/help/codes.md``.
 
-``--check`` writes nothing and exits 1 naming what is out of date (the test suite runs it).
+``--check`` writes nothing and exits 1 naming what is out of date (the test suite runs it). ``--pages`` takes
+the web page's screenshots in ``docs/pages/`` anew: the browser tests take them (headless Chromium, phone
+size) as they check the pages, so the pictures are of pages the tests passed.
 """
 
 from __future__ import annotations
@@ -75,7 +77,18 @@ def wanted() -> dict[Path, bytes]:
     return files
 
 
+def pages() -> int:
+    """The browser tests, told to keep their screenshots in ``docs/pages``."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, BOARDKEEPER_SCREENSHOTS=str(DOCS / "pages"))
+    return subprocess.call([sys.executable, "-m", "pytest", "-q", "tests/web/test_web_browser.py"], cwd=ROOT, env=env)
+
+
 def main(argv: list[str]) -> int:
+    if "--pages" in argv:
+        return pages()
     stale = [p for p, data in wanted().items() if not p.exists() or p.read_bytes() != data]
     if "--check" in argv:
         for p in stale:

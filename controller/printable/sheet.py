@@ -3,7 +3,8 @@
 The drawers of the printable boards describe their shapes once; the sheet keeps them as a list so the
 SVG (the print master, exact at 100 % scale) and the PNG (a preview, or for printers without SVG) are
 drawn from the same data and cannot disagree. Text carries a ``kind`` that lands in the SVG's ``class``
-attribute, which lets the tests count labels and reed marks without knowing the drawing. The PNG carries
+attribute, which lets the tests count labels and reed marks without knowing the drawing (and the web page
+leave the builder's marks out: the reeds and the legend). The PNG carries
 its DPI, so it prints at its true size too; the PDF cuts the board into A4 or Letter pages
 (``controller.printable.pdf``).
 """
@@ -48,8 +49,9 @@ class Sheet:
     shapes: list[_Shape] = field(default_factory=list)
 
     def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None, stroke: str | None = None,
-             width: float = 0.3) -> None:
-        self.polygon(((x, y), (x + w, y), (x + w, y + h), (x, y + h)), fill=fill, stroke=stroke, width=width)
+             width: float = 0.3, kind: str = "") -> None:
+        self.polygon(((x, y), (x + w, y), (x + w, y + h), (x, y + h)), fill=fill, stroke=stroke, width=width,
+                     kind=kind)
 
     def polygon(self, points: tuple[Point, ...], *, fill: str | None = None, stroke: str | None = None,
                 width: float = 0.3, kind: str = "") -> None:
@@ -64,7 +66,7 @@ class Sheet:
         d, w = length / sqrt(2), min(1.6, room * 0.08)
         self.polygon(((x - w, y), (x, y - w), (x + d + w, y + d), (x + d, y + d + w)), fill="#ffffff",
                      stroke="#707070", width=0.25, kind="reed")
-        self.rect(x - w / 2, y - w / 2, w, w, fill="#707070")
+        self.rect(x - w / 2, y - w / 2, w, w, fill="#707070", kind="reed-end")
 
     def legend(self, top: float, entries: tuple[tuple[str, str], ...], *, left: float = 20.0, size: float = 3.4,
                columns: int = 2) -> float:
@@ -72,7 +74,8 @@ class Sheet:
         col_w = (self.width - 2 * left) / columns
         for i, (fill, words) in enumerate(entries):
             x, y = left + (i % columns) * col_w, top + (i // columns) * (size * 2.2)
-            self.rect(x, y - size * 0.6, size * 1.2, size * 1.2, fill=fill, stroke="#202020", width=0.25)
+            self.rect(x, y - size * 0.6, size * 1.2, size * 1.2, fill=fill, stroke="#202020", width=0.25,
+                      kind="legend")
             self.text((x + size * 1.8, y), words, size=size, kind="legend", anchor="start")
         return top + ((len(entries) + columns - 1) // columns) * size * 2.2
 

@@ -92,7 +92,7 @@ def from_sheet(game: str, svg: str, locations: Sequence[str]) -> Board | None:
             labels.append((words, at))
             if element.get("class") == "loc":
                 names.setdefault(element.text or "", []).append(at)
-        elif element.tag == f"{SVG_NS}polygon":
+        elif element.tag == f"{SVG_NS}polygon" and element.get("class") not in ("reed", "reed-end", "legend"):
             shapes.append([_point(pair) for pair in element.get("points", "").split()])
     named: dict[str, Point] = {}
     for loc in locations:
@@ -105,7 +105,10 @@ def from_sheet(game: str, svg: str, locations: Sequence[str]) -> Board | None:
     anchors = {loc: _inside(at, shapes, points) for loc, at in named.items()}
     box = root.get("viewBox", "0 0 100 100").split()
     body = re.search(r"<svg[^>]*>(.*)</svg>", svg, re.S)
-    return Board(game, float(box[2]), float(box[3]), body.group(1) if body else "", anchors,
+    kept = [line for line in (body.group(1) if body else "").splitlines()
+            if not re.search(r'class="(reed|legend)[^"]*"', line)]  # the builder's marks: not for the players
+    bottom = max((y for points in shapes for _, y in points), default=float(box[3]))
+    return Board(game, float(box[2]), min(float(box[3]), bottom + 10.0), "\n".join(kept), anchors,
                  _radius(anchors.values()), "printable")
 
 

@@ -49,3 +49,15 @@ def test_every_interpretation_an_engine_cites_is_explained_in_its_rules_page(gam
     missing = sorted(code for code in cited if f"**{code}**" not in page)
     assert not missing, f"docs/rules/{game}.md does not explain {', '.join(missing)}"
     assert f"docs/rules/{game}.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_s_pictures_of_the_page_are_those_the_browser_tests_take() -> None:
+    """Every picture of the web page the README shows is in docs/pages, and is one a browser test takes (its
+    name is in the tests), so ``python docs/generate.py --pages`` makes each one anew."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.findall(r"\(docs/pages/([\w.-]+\.png)\)", readme)
+    browser = (ROOT / "tests" / "web" / "test_web_browser.py").read_text(encoding="utf-8")
+    assert len(shown) >= 4
+    for name in shown:
+        assert (ROOT / "docs" / "pages" / name).exists(), name
+        assert f'"{name}"' in browser, name

@@ -166,6 +166,7 @@ def test_a_game_with_a_printable_board_is_drawn_as_printed(game: str) -> None:
     overlapping."""
     board = board_for(game)
     assert board.source == "printable" and set(board.anchors) == get_game(game).locations()
+    assert 'class="reed' not in board.svg() and 'class="legend' not in board.svg()  # the builder's marks stay off
     points = list(board.anchors.values())
     assert min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:]) >= 2 * board.radius
     if game == "hannibal":  # the track's squares are 40 mm, the first at (20, 30)
