@@ -106,6 +106,21 @@ def _pieces_drawn(page: Page) -> dict[str, str]:
     return result
 
 
+def _listen(table: DemoTable, stream: list[bytes], done: threading.Event) -> threading.Thread:
+    """The public stream, as any browser on the network gets it, every byte kept in ``stream`` until ``done``."""
+    def listen() -> None:
+        with urllib.request.urlopen(f"{table.url}api/events", timeout=30) as answer:
+            while not done.is_set():
+                chunk = answer.read1(65536)
+                if not chunk:
+                    break
+                stream.append(chunk)
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    return listener
+
+
 def _state(table: DemoTable) -> dict[str, object]:
     """The public state, once the table has one (503 while it starts: a resumed game is replayed first)."""
     deadline = time.monotonic() + 15
@@ -190,17 +205,7 @@ def test_a_seat_sees_its_secrets_and_no_one_else_does(browser: Browser, tmp_path
     codes = {seat: table.code(seat) for seat in ("p1", "p2")}
     stream: list[bytes] = []
     done = threading.Event()
-
-    def listen() -> None:  # the public stream, as any browser on the network gets it
-        with urllib.request.urlopen(f"{table.url}api/events", timeout=30) as answer:
-            while not done.is_set():
-                chunk = answer.read1(65536)
-                if not chunk:
-                    break
-                stream.append(chunk)
-
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
+    listener = _listen(table, stream, done)
     mine, theirs, public = _page(browser), _page(browser), _page(browser)
     hands: set[str] = set()
     try:
@@ -258,17 +263,7 @@ def test_a_seat_bets_from_its_page_and_no_one_else_sees_the_bet(browser: Browser
     codes = {seat: table.code(seat) for seat in ("p1", "p2")}
     stream: list[bytes] = []
     done = threading.Event()
-
-    def listen() -> None:
-        with urllib.request.urlopen(f"{table.url}api/events", timeout=30) as answer:
-            while not done.is_set():
-                chunk = answer.read1(65536)
-                if not chunk:
-                    break
-                stream.append(chunk)
-
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
+    listener = _listen(table, stream, done)
     mine, theirs, public = _page(browser), _page(browser), _page(browser)
     try:
         table.type("fix")  # the pawns on row 1: p1 is asked for its bet
