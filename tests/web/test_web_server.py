@@ -129,6 +129,36 @@ def test_a_decision_needs_the_seat_s_code_the_page_s_own_origin_and_one_line_of_
     assert (answer, len(text.strip().splitlines())) == (status, 1) and said in text, (answer, text)
 
 
+def test_a_flood_of_decisions_is_refused_beyond_what_waits_for_the_table(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page whose table takes no turn (no game's loop drains it): 16 decisions wait and are answered "did not
+    answer in time"; the 17th is refused at once with 429, so a flood can never grow what the game's loop
+    drains."""
+    from controller.web import server
+
+    monkeypatch.setattr(server, "DECIDE_S", 1.0)
+    view = WebView("127.0.0.1", free_port(), "hannipe", tmp_path)
+    view.start()
+    code = view.codes.deal(["p1"])["p1"]
+    url = f"{view.url}api/seat/p1/decide?code={code}"
+    sent = {"Content-Type": "application/json", "Origin": view.url.rstrip("/")}
+    answers: list[tuple[int, str]] = []
+    try:
+        waiting = [threading.Thread(target=lambda: answers.append(_post(url, b'{"move": "bet p1 noiro"}', sent)))
+                   for _ in range(16)]
+        for t in waiting:
+            t.start()
+        time.sleep(0.3)  # the 16 are queued (they wait a second for an answer that never comes)
+        status, text = _post(url, b'{"move": "bet p1 noiro"}', sent)
+        for t in waiting:
+            t.join(10)
+    finally:
+        view.stop()
+    assert (status, text.strip()) == (429, "too many decisions are waiting for the table: try again in a moment")
+    assert len(answers) == 16 and {a for a, _ in answers} == {503}
+    assert all("did not answer in time" in said for _, said in answers)
+
+
 def test_the_public_state_and_its_headers(hannipe: tuple[WebView, list[TableState], Path]) -> None:
     view, seen, _ = hannipe
     with urllib.request.urlopen(f"{view.url}api/state", timeout=10) as answer:
