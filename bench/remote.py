@@ -34,7 +34,6 @@ import random
 import select
 import signal
 import socket
-import statistics
 import sys
 import tempfile
 import threading
@@ -42,6 +41,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench.stats import percentile
 
 CASES = ("clean", "lossy", "broker", "kill", "outage")
 GAMES = (("hannibal", 3, ("yellow",), ("blue",)), ("cannonball", 2, ("blue",), ("gray",)))
@@ -407,10 +408,6 @@ def latency(folder: Path) -> tuple[list[float], list[float]]:
     return got, shown
 
 
-def _p(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100)[q - 1] if len(values) >= 2 else (values[0] if values else 0.0)
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.remote", description=__doc__.split("\n")[0])
     parser.add_argument("--games", default=",".join(f"{g}:{s}" for g, s, _, _ in GAMES),
@@ -435,10 +432,10 @@ def main(argv: list[str]) -> int:
                 failures += failed is not None
                 if case == "clean" and not failed:
                     got, shown = latency(folder)
-                    p95 = _p(shown, 95)
-                    print(f"  latency over {len(got)} lines: received p50 {_p(got, 50):.1f} ms p95 {_p(got, 95):.1f} "
-                          f"ms; shown (table ready, {len(shown)} lines) p50 {_p(shown, 50):.1f} ms p95 {p95:.1f} ms "
-                          f"(target {TARGET_P95_MS:.0f})", flush=True)
+                    p95 = percentile(shown, 95)
+                    print(f"  latency over {len(got)} lines: received p50 {percentile(got, 50):.1f} ms p95 "
+                          f"{percentile(got, 95):.1f} ms; shown (table ready, {len(shown)} lines) p50 "
+                          f"{percentile(shown, 50):.1f} ms p95 {p95:.1f} ms (target {TARGET_P95_MS:.0f})", flush=True)
                     if p95 > TARGET_P95_MS:
                         print(f"  FAIL: latency p95 {p95:.1f} ms over {TARGET_P95_MS:.0f}")
                         failures += 1

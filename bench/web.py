@@ -33,6 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.stats import percentile
+
 GAME, SEED, SPEED = "hannibal", 3, 20.0
 STREAMS_LOADED, STREAMS_RSS = 50, 5
 PHONE_MS, LOOP_FACTOR, LOOP_SLACK_MS, RSS_MB = 100.0, 1.5, 3.0, 20.0
@@ -191,10 +193,6 @@ def _phone(url: str, stop: threading.Event, seen: dict[int, float], ready: threa
         browser.close()
 
 
-def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else 0.0)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__.split("\n\n")[0])
     parser.add_argument("--flood", type=float, default=100.0, help="requests a second during the loaded run")
@@ -203,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[str] = []
 
     off = Run(web=False, plant="").result()
-    base_p95, base_rss = _p95(off["turns"]), off["rss"]
+    base_p95, base_rss = percentile(off["turns"], 95), off["rss"]
     print(f"page off: {len(off['turns'])} frames, loop turn p95 {base_p95:.2f} ms, RSS {base_rss:.1f} MB")
 
     # five streams and a phone: RSS and the move-to-phone latency
@@ -223,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         t.join(5)
     written = {int(k): v for k, v in light["written"].items()}
     lags = [(seen[s] - t) * 1000 for s, t in written.items() if s in seen]
-    lag_p50, lag_p95 = (statistics.median(lags), _p95(lags)) if lags else (float("inf"), float("inf"))
+    lag_p50, lag_p95 = (statistics.median(lags), percentile(lags, 95)) if lags else (float("inf"), float("inf"))
     grown = light["rss"] - base_rss
     print(f"  lags (ms) sorted, every 10th: {[round(x) for x in sorted(lags)[::10]]}")
     print(f"page on, {STREAMS_RSS} streams (one a Chromium page): {len(lags)} of {len(written)} moves seen on the "
@@ -244,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     loaded = run.result()
     stop.set()
     flood.join(10)
-    loaded_p95 = _p95(loaded["turns"])
+    loaded_p95 = percentile(loaded["turns"], 95)
     limit = max(base_p95 * LOOP_FACTOR, base_p95 + LOOP_SLACK_MS)
     print(f"page on, {STREAMS_LOADED} streams and {args.flood:.0f} requests/s: loop turn p95 {loaded_p95:.2f} ms "
           f"(limit {limit:.2f})")
