@@ -50,6 +50,9 @@ class Phase(Enum):
 _PLAY = [Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP]
 """Phases where a decision is asked: the mat must show the race before any of them takes input."""
 
+_ASKED = (Phase.LOOK, Phase.BET, Phase.TIP)
+"""Phases in which a seat's bet or tip is asked for: what a seat's page may decide then."""
+
 _STEP_DONE = [*_PLAY, Phase.MAT, Phase.UNDO]
 """Where ``onward`` is asked after a step: a decision made or taken back, the mat put right, the start."""
 _NEXT_STEP = [*_STEP_DONE, Phase.COINS]
@@ -266,7 +269,7 @@ class HannipeFlow(SensedFlow[State]):
         """The bet or the tips a person's seat may make on its page while the table asks for them."""
         g = self.game
         if (g.current_player != seat or g.step not in ("bet", "tip") or g.is_over() or seat in self.context.bots
-                or seat in self.context.far or self.state not in (Phase.LOOK, Phase.BET, Phase.TIP)):
+                or seat in self.context.far or self.state not in _ASKED):
             return ()
         return tuple(str(m) for m in g.legal_moves())
 
@@ -280,7 +283,7 @@ class HannipeFlow(SensedFlow[State]):
             return f"{name} is not played at this table by a person"
         if g.current_player != seat or g.step not in ("bet", "tip"):
             return f"it is not {name}'s bet or tip now"
-        if self.state not in (Phase.LOOK, Phase.BET, Phase.TIP):
+        if self.state not in _ASKED:
             return "put the pawns right first" if self.state is Phase.MAT else "the table is busy: try again"
         try:
             action = g.parse_move(move)
