@@ -48,7 +48,9 @@ _PIPS = {
 @dataclass(frozen=True)
 class Screen:
     """What one screen says. ``dice`` are drawn as faces at the right (0: a blank face, a die still to
-    roll or already played); ``selected`` highlights a line; ``headline`` is the one thing to read from
+    roll or already played); ``selected`` highlights a line of a menu, the one OK takes; ``marked`` highlights
+    a line that is no choice (the question the table asks: at a terminal it is not drawn as a menu's choice,
+    which would read as a prompt); ``headline`` is the one thing to read from
     across the table, said again big: what the title or a line says small (whose turn, a number drawn, the
     scores). It takes the title bar's place, the title then following it small (without the headline's
     words it begins with: "Anna to move" under a big "Anna" says "to move") where the lines leave it a
@@ -58,6 +60,7 @@ class Screen:
     lines: tuple[str, ...] = ()
     dice: tuple[int, ...] = ()
     selected: int | None = None
+    marked: int | None = None
     footer: str = ""
     headline: str = ""
     private: str = ""  # the seat whose secret this shows (a hand, a bet): a terminal shows it to no one else
@@ -70,6 +73,11 @@ class Screen:
         head = self.title + (f"  [{' '.join(numbers)}]" if numbers else "")
         body = [("> " if i == self.selected else "  ") + line for i, line in enumerate(self.lines)]
         return "\n".join([head, *body, *([self.footer] if self.footer else [])])
+
+    @property
+    def lit(self) -> int | None:
+        """The line drawn highlighted on the panel: a menu's choice or a marked question."""
+        return self.selected if self.selected is not None else self.marked
 
 
 @dataclass(frozen=True)
@@ -149,9 +157,9 @@ def _body(screen: Screen, top: int, bottom: int, pitch: int,
     capacity = max(1, (bottom - top) // pitch)
     rows: list[Row] = []
     counter = ""
-    if screen.selected is not None and len(screen.lines) > capacity:
-        first = max(0, min(screen.selected - (capacity - 1) // 2, len(screen.lines) - capacity))
-        counter = f"{screen.selected + 1}/{len(screen.lines)}"
+    if screen.lit is not None and len(screen.lines) > capacity:
+        first = max(0, min(screen.lit - (capacity - 1) // 2, len(screen.lines) - capacity))
+        counter = f"{screen.lit + 1}/{len(screen.lines)}"
         shown = list(enumerate(screen.lines))[first:first + capacity]
     else:
         shown = list(enumerate(screen.lines))
@@ -159,8 +167,8 @@ def _body(screen: Screen, top: int, bottom: int, pitch: int,
     y = top
     owner: list[int] = []  # the line each row shows (a wrapped line has several)
     for n, (i, line) in enumerate(shown):
-        pieces = [line] if screen.selected is not None else _wrap(line, _chars(avail(y)))
-        if rows and screen.selected is None and y + pitch * len(pieces) > bottom:
+        pieces = [line] if screen.lit is not None else _wrap(line, _chars(avail(y)))
+        if rows and screen.lit is None and y + pitch * len(pieces) > bottom:
             # a list longer than the screen (a checklist) shows its head, each line whole, and in its last
             # row how many lines wait their turn
             whole = False
@@ -178,7 +186,7 @@ def _body(screen: Screen, top: int, bottom: int, pitch: int,
             fitted = _fit(piece, avail(y))
             if fitted != piece:
                 cut.append(piece)
-            rows.append(Row(fitted, y, avail(y), i == screen.selected))
+            rows.append(Row(fitted, y, avail(y), i == screen.lit))
             owner.append(i)
             y += pitch
     return rows, counter, cut, whole

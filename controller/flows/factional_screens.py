@@ -95,7 +95,7 @@ def position_screen(g: State, notice: str = "") -> Screen:
     if g.phase == "activation" and g.asking is not None:
         return activation_screen(g, notice)
     title, prompt = board_prompt(g)
-    return Screen(title, (*honor_lines(g), notice or prompt), selected=LINES, headline=standings(g))
+    return Screen(title, (*honor_lines(g), notice or prompt), marked=LINES, headline=standings(g))
 
 
 def activation_screen(g: State, notice: str = "") -> Screen:

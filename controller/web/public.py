@@ -25,7 +25,8 @@ Public keys (``GET /api/state`` and each message of ``GET /api/events``):
 ``pieces``      location -> ``[owner, count]`` as the engine says (count null where withheld)
 ``disagreeing`` locations whose sensor disagrees with the engine; ``ignored`` sensors declared broken
 ``dice``        the dice or spin the screen shows (0: a blank face)
-``screen``      the public screen (``title``, ``headline``, ``lines``, ``selected``, ``footer``, ``text``), or null
+``screen``      the public screen (``title``, ``headline``, ``lines``, ``selected`` (a menu's choice),
+                ``marked`` (a question drawn highlighted), ``footer``, ``text``), or null
 ``fixups``      what the players are told to put right; ``notice`` the flow's notice
 ``recent``      the last journal lines, oldest first: ``[{"seq", "player", "move"}]``
 ``withheld``    whether ``recent`` and ``pieces`` are cut down as above (a game that hides information, until
@@ -52,7 +53,8 @@ def screen_json(screen: Screen | None) -> dict[str, Any] | None:
     if screen is None:
         return None
     return {"title": screen.title, "headline": screen.headline, "lines": list(screen.lines),
-            "selected": screen.selected, "footer": screen.footer, "dice": list(screen.dice), "text": screen.text()}
+            "selected": screen.selected, "marked": screen.marked,
+            "footer": screen.footer, "dice": list(screen.dice), "text": screen.text()}
 
 
 def public_state(state: TableState, title: str, hidden: bool) -> dict[str, Any]:

@@ -145,3 +145,14 @@ def test_a_stop_while_starting_is_quiet() -> None:
         assert proc.returncode == 0 and err.strip().splitlines()[-1].startswith("stopped by SIGINT"), err
         seen.append(err)
     assert seen, "every stop landed before Python ran a line of ours"
+
+
+def test_a_question_the_screen_highlights_is_no_menu_at_the_terminal(tmp_path: Path) -> None:
+    """Factional's Honor board highlights its question on the panel; at the terminal it is printed as a line,
+    not with a menu's ``> `` (which reads as the prompt), and the page is told it is no choice."""
+    result = _run("play", "factional", "--sim", "--seed", "1", "--as", "all", "--journal", str(tmp_path / "j.jsonl"),
+                  stdin="fix\nwait 2\nquit\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  T1 OK when reinforced" in lines, result.stdout
+    assert not any(line.startswith("> T1") for line in lines), result.stdout

@@ -72,7 +72,7 @@ const Live = {
   },
 
   // The table's screen as text in `holder`: the headline big, the title, the lines (the menu's choice
-  // marked), the footer. Text only: nothing the table sends is ever read as HTML.
+  // and a question highlighted), the footer. Text only: nothing the table sends is ever read as HTML.
   screen(holder, screen) {
     holder.replaceChildren();
     if (!screen) {
@@ -83,7 +83,8 @@ const Live = {
     holder.append(Live.el("div", "title", screen.title));
     screen.lines.forEach((line, i) => {
       const chosen = i === screen.selected;
-      holder.append(Live.el("div", chosen ? "line chosen" : "line", (chosen ? "> " : "") + line));
+      const css = chosen ? "line chosen" : i === screen.marked ? "line marked" : "line";
+      holder.append(Live.el("div", css, (chosen ? "> " : "") + line));
     });
     if (screen.footer) holder.append(Live.el("div", "footer", screen.footer));
   },
