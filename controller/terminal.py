@@ -104,7 +104,9 @@ class Terminal:
         cell = self.cell(text)
         have = self.hw.board.count(cell)
         if have < n:
-            raise Mistake(f"cannot lift {n} from {text}: {have or 'nothing'} there")
+            counted = self.table.flow.game.occupancy().get(self.labels.get(text, text), ("", 0))[1]
+            hint = f" (the table counts {counted}: 'fix' makes the stack so)" if counted > have else ""
+            raise Mistake(f"cannot lift {n} from {text}: {have or 'nothing'} there{hint}")
         self.hw.board.lift(cell, n)
 
     def do(self, words: list[str]) -> None:
@@ -157,9 +159,12 @@ class Terminal:
         self.run(0.5)
 
     def fix(self) -> None:
-        """The screen's fix-up list, done by hand: ``lift 17``, ``put 2 on 12`` (a colour may be named)."""
+        """The screen's fix-up list, done by hand: ``lift 17``, ``put 2 on 12`` (a colour may be named); and
+        every stack made as tall as the table counts it, which no sensor can tell (a piece entered onto a
+        stack of one's own, chosen from the menu, that the hands never carried there)."""
         fixups = self.table.flow.fixups
-        if not fixups:
+        wrong = self.wrong_stacks()
+        if not fixups and not wrong:
             raise Mistake("nothing to fix: the board matches")
         for instruction in fixups:
             words = instruction.split()
@@ -169,7 +174,25 @@ class Terminal:
                 self.hw.board.lift(target, have)
             elif words[0] == "put":
                 self.hw.board.place(target, max(0, int(words[1]) - have))
+        for text, (cell, want) in self.wrong_stacks().items():
+            have = self.hw.board.count(cell)
+            if want > have:
+                self.hw.board.place(cell, want - have)
+            else:
+                self.hw.board.lift(cell, have - want)
+            self.out(f"(the stack on {text} made {want} high, as the table counts it)")
         self.run(0.5)
+
+    def wrong_stacks(self) -> dict[str, tuple[tuple[int, int], int]]:
+        """Where pieces stand, as the sensors agree, but not as many as the table counts: the place as the
+        screen names it -> its cell and the count."""
+        out: dict[str, tuple[tuple[int, int], int]] = {}
+        for loc, (_, want) in self.table.flow.game.occupancy().items():
+            cell = self.locations.get(loc)
+            have = self.hw.board.count(cell) if cell is not None else 0
+            if cell is not None and have and want and have != want:
+                out[label(loc)] = (cell, want)
+        return out
 
     def let_bots_play(self) -> None:
         """Run the table while the bots have something to do; stop when it is a person's turn, a fix-up is

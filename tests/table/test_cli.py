@@ -156,3 +156,15 @@ def test_a_question_the_screen_highlights_is_no_menu_at_the_terminal(tmp_path: P
     lines = result.stdout.splitlines()
     assert "  T1 OK when reinforced" in lines, result.stdout
     assert not any(line.startswith("> T1") for line in lines), result.stdout
+
+
+def test_fix_makes_a_stack_as_tall_as_the_table_counts_it(tmp_path: Path) -> None:
+    """A stack one piece short senses as a whole stack: ``lift`` says the table counts more, and ``fix``
+    puts the missing piece back, where the fix-up list (which only the sensors make) has nothing to say."""
+    result = _run("play", "hannibal", "--sim", "--seed", "3", "--journal", str(tmp_path / "j.jsonl"),
+                  stdin="fix\nlift 0\nlift 0 4\nfix\nlift 0 4\nfix\nquit\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "cannot lift 4 from 0: 3 there (the table counts 4: 'fix' makes the stack so)" in out, out
+    assert out.count("(the stack on 0 made 4 high, as the table counts it)") == 1, out
+    assert "cannot lift" not in out.split("made 4 high", 1)[1], out  # the stack was whole again
