@@ -140,6 +140,12 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--seconds", type=float, help="end after this long (default: when BACK is held)")
     test.add_argument("--script", action="store_true", help="simulated profiles: scripted hands touch everything once")
     test.add_argument("--chatter", type=float, default=5.0, help="changes per second that count as chatter (default 5)")
+    test.add_argument("--web", metavar="[HOST:]PORT", help="show the matrix on the web page's self-test view "
+                      "(/selftest) as it goes, and the report after, until Ctrl-C")
+    test.add_argument("--fault", action="append", default=[], metavar="KIND:LOC",
+                      help="with --script: break a reed first, stuck:LOC or dead:LOC as demo --fault (repeatable)")
+    test.add_argument("--speed", type=float, metavar="F", help="with --script: simulated seconds per real second, so "
+                      "a person can watch (default 1 with --web, else as fast as it goes)")
     bench = sub.add_parser("bench", help="the benchmarks and their targets (from a source checkout): all of them, "
                            "or one by name (scan, engine, bots, frames, strength, ...); exit 1 naming each miss")
     bench.add_argument("name", nargs="?", help="one benchmark, as 'python -m bench.NAME' (default: all)")
@@ -392,10 +398,11 @@ def web_view(given: str | None, profile: Any, folder: Path) -> Any:
     except ValueError as e:
         raise UsageError(f"--web {e}") from None
     try:
+        from controller.web.matrix import matrix_json
         from controller.web.view import WebView
     except ImportError as e:
         raise UsageError(f"the web page needs {e.name or 'aiohttp'}: pip install 'boardkeeper[web]'") from None
-    view = WebView(host, port, profile.game, folder)
+    view = WebView(host, port, profile.game, folder, matrix_json(profile))
     try:
         view.start()
     except OSError as e:
@@ -721,6 +728,7 @@ def print_board(game: str, out: Path, paper: str = "a4") -> int:
 
 
 def selftest(args: argparse.Namespace) -> int:
+    from controller.demo import break_reeds, sensor_fault
     from controller.selftest import run_selftest
 
     if args.seconds is not None and args.seconds <= 0:
@@ -728,10 +736,38 @@ def selftest(args: argparse.Namespace) -> int:
     profile = profile_for(args.profile)
     if args.script and profile.backend not in ("sim", "sim-bridge"):
         raise UsageError(f"--script needs a simulated profile ({args.profile}-sim?); {profile.name} is a real board")
+    if args.fault and not args.script:
+        raise UsageError("--fault breaks a reed of the simulated board: give --script too")
     try:
-        return run_selftest(profile, seconds=args.seconds, script=args.script, chatter_hz=args.chatter)
+        broken = [sensor_fault(spec, profile.locations) for spec in args.fault]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+    def faults(hardware: Any) -> None:
+        break_reeds(hardware.board, broken)
+
+    if args.speed is not None and not args.script:
+        raise UsageError("--speed paces the scripted hands: give --script too (a person's hands keep their own pace)")
+    speed = args.speed if args.speed is not None else 1.0 if args.web is not None and args.script else None
+    if speed is not None and not 0.0 < speed <= MAX_SPEED:
+        raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g}, got {speed:g}")
+    web = web_view(args.web, profile, state_dir()) if args.web is not None else None
+    try:
+        code = run_selftest(profile, seconds=args.seconds, script=args.script, chatter_hz=args.chatter,
+                            faults=faults, web=web, speed=speed)
+        if web is not None:
+            log.info("the self-test is over; its report stays at %sselftest until Ctrl-C", web.url)
+            try:
+                while True:
+                    time.sleep(3600)
+            except StopRequested:
+                pass
+        return code
     except RuntimeError as e:  # the board's parts cannot be reached here (off a Pi, no display): one line
         raise UsageError(str(e)) from None
+    finally:
+        if web is not None:
+            web.stop()
 
 
 _PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))

@@ -82,8 +82,7 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     broken = [sensor_fault(spec, prof.locations) for spec in sensor_faults]
     hardware = load_backend(prof, frames_dir=frames, seed=seed,
                             **({} if line_noise is None else {"line_noise": line_noise}))
-    for kind, cell in broken:
-        getattr(hardware.board, SENSOR_FAULTS[kind]).add(cell)
+    break_reeds(hardware.board, broken)
     clock = hardware.clock
 
     def stamped(screen: Screen) -> None:
@@ -143,6 +142,12 @@ def sensor_fault(spec: str, locations: Mapping[str, tuple[int, int]]) -> tuple[s
         some = ", ".join(sorted(locations)[:3])
         raise ValueError(f"--fault {spec}: {location!r} is no location of the layout (such as {some})")
     return kind, locations[location]
+
+
+def break_reeds(board: Any, broken: Sequence[tuple[str, tuple[int, int]]]) -> None:
+    """Break the simulated board's reeds as ``sensor_fault`` read them: each for as long as the board lives."""
+    for kind, cell in broken:
+        getattr(board, SENSOR_FAULTS[kind]).add(cell)
 
 
 def table_salt(journal: Path) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 
 from controller.events import ButtonEvent, CellChanged, Event, Press
 from controller.leds import SELFTEST
+from controller.realtime import RealTime
 from controller.screen import Screen
 from controller.table import build_io, idle_state, load_backend
 from hw_config import Profile
@@ -75,20 +76,24 @@ class Report:
 
 
 def run_selftest(profile: Profile, *, seconds: float | None, script: bool, chatter_hz: float,
-                 faults: Any = None) -> int:
+                 faults: Any = None, web: Any = None, speed: float | None = None) -> int:
     """Run the test on ``profile``'s board; exit 0 when every cell and button was seen working, else 1.
     ``script`` (simulated profiles) puts scripted hands on the table; ``faults(hardware)`` lets a test
-    break a cell first."""
+    break a cell first; ``web`` (a ``WebView``) shows it on the page's self-test view as it goes, the scripted
+    hands paced at ``speed`` simulated seconds per real second for a person to watch."""
     hardware = load_backend(profile)
     if faults is not None:
         faults(hardware)
     io = build_io(profile, hardware)
-    io.feed.attach(lambda: replace(idle_state(profile, io.inputs, io.display), phase=SELFTEST),
-                   lambda: (io.display.current, io.inputs.changes))  # the LEDs light each closed cell
+    if web is not None:
+        web.serve(io.feed, io.loop, io.display)
     clock = hardware.clock
     started = clock.now()
     report = Report(dict(profile.cells), tuple(profile.buttons), chatter_hz)
     done: list[bool] = []
+    io.feed.attach(lambda: replace(idle_state(profile, io.inputs, io.display), phase=SELFTEST, over=bool(done),
+                                   seen=frozenset(report.working - report.chattering), report=tuple(report.lines())),
+                   lambda: (io.display.current, io.inputs.changes, bool(done)))  # the LEDs light each closed cell
     last = [""]
 
     def say(line: str) -> None:
@@ -115,11 +120,15 @@ def run_selftest(profile: Profile, *, seconds: float | None, script: bool, chatt
     if script:
         hands = importlib.import_module("sim_hardware.selftest_hands").TouchEverything(hardware.board, profile)
         io.loop.add_source(hands.poll)
+        if speed is not None:
+            io.loop.after_tick(RealTime(clock, speed))
     io.loop.run(until=lambda: bool(done) or (seconds is not None and clock.now() - started >= seconds))
+    done.append(True)
     lines = report.lines()
     for line in lines:
         print(line)
     io.display.show(Screen("Self-test done", tuple(lines[:4]), footer="OK" if report.ok else "see the report"))
+    io.feed.refresh()  # the loop has stopped: the page is told the test is over here
     if hasattr(hardware, "close"):
         hardware.close()
     return 0 if report.ok else 1

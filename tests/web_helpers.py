@@ -23,10 +23,10 @@ def free_port() -> int:
 
 
 class DemoTable:
-    """``boardkeeper demo GAME --web 127.0.0.1:PORT --speed F --quiet --journal J`` in a child process; its log
-    is read as it comes (the seat codes are there)."""
+    """``boardkeeper demo GAME --web 127.0.0.1:PORT --speed F --quiet --journal J`` (or another ``command``, a
+    journal or none) in a child process; its log is read as it comes (the seat codes are there)."""
 
-    def __init__(self, game: str, port: int, journal: Path, speed: float, seed: int = 1,
+    def __init__(self, game: str, port: int, journal: Path | None, speed: float, seed: int = 1,
                  command: tuple[str, ...] = ()) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}/"
@@ -34,7 +34,8 @@ class DemoTable:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         argv = command or ("demo", game, "--seed", str(seed), "--quiet", "--speed", str(speed))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", *argv, "--journal", str(journal), "--web", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "controller.cli", *argv, *(("--journal", str(journal)) if journal else ()),
+             "--web", f"127.0.0.1:{port}"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()

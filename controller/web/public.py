@@ -32,6 +32,8 @@ Public keys (``GET /api/state`` and each message of ``GET /api/events``):
 ``withheld``    whether ``recent`` and ``pieces`` are cut down as above (a game that hides information, until
                 its end)
 ``link``        the board link's state where the board is read over serial, else null
+``sensed``      locations whose sensors read closed (none while ``withheld``: a hidden formation is on pads)
+``seen``        a self-test's locations seen working; ``report`` its report as it stands (final once ``over``)
 ==============  ===========================================================================================
 
 A seat's keys (``GET /api/seat/SEAT/state?code=...`` and ``.../events``): ``seat``, ``name``, ``private``
@@ -60,7 +62,7 @@ def screen_json(screen: Screen | None) -> dict[str, Any] | None:
 def public_state(state: TableState, title: str, hidden: bool) -> dict[str, Any]:
     """Everything the public page shows; ``hidden``: the game hides information (see the module's note),
     until it ends, when the rules have revealed everything."""
-    withheld = hidden and not state.over
+    withheld = hidden and bool(state.seats) and not state.over  # no seats: no game on the table (a self-test)
     if withheld:
         recent = [{"seq": line.seq, "player": line.player, "move": line.move.split(" ", 1)[0]}
                   for line in state.recent]
@@ -76,6 +78,7 @@ def public_state(state: TableState, title: str, hidden: bool) -> dict[str, Any]:
         "disagreeing": sorted(state.disagreeing), "ignored": sorted(state.ignored), "dice": list(state.dice),
         "screen": screen_json(state.screen), "fixups": list(state.fixups), "notice": state.notice,
         "recent": recent, "withheld": withheld, "link": state.link,
+        "sensed": [] if withheld else sorted(state.sensed), "seen": sorted(state.seen), "report": list(state.report),
     }
 
 

@@ -3,12 +3,14 @@
 ====================================  ====================================================================
 ``/``                                 the table, live
 ``/games``                            the journals: a replay to step through, downloads
+``/selftest``                         the board's matrix, each cell lit while it reads closed; a self-test's report
 ``/seat/SEAT?code=CODE``              one seat's own page (its private screen); a wrong code is refused
 ``/s/CODE``                           to the page of the seat whose code it is (the OLED's QR code)
 ``/api/state``, ``/api/events``       the public state as JSON, and pushed as Server-Sent Events
 ``/api/seat/SEAT/state``, ``/events``  the same for one seat, with its code
 ``POST /api/seat/SEAT/decide``        the seat's decision (``{"move": "bet p1 noiro"}``), with its code
 ``/api/board/GAME.svg``               a game's board with an anchor per location (``controller.web.board``)
+``/api/matrix``                       the board's wiring: each location's matrix cell (``controller.web.matrix``)
 ``/api/journals``, ``/api/journals/NAME``  the journal folder's games, and one replayed position by position
 ``/journals/NAME.jsonl``, ``.txt``    a journal to download, and its readable move list
 ====================================  ====================================================================
@@ -30,8 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -67,11 +70,12 @@ class Pages:
     """The handlers, over the newest state (``published``), the seat codes and the journal folder."""
 
     def __init__(self, published: Published, codes: SeatCodes, folder: Path | None,
-                 submit: Submit | None = None) -> None:
+                 submit: Submit | None = None, matrix: Mapping[str, Any] | None = None) -> None:
         self.published = published
         self.codes = codes
         self.folder = folder
         self.submit = submit  # hands a seat's decision to the game's loop (None: no table takes any)
+        self.matrix = matrix  # the board's wiring (``controller.web.matrix``), for the self-test view
         self._public: tuple[int, bytes] = (-1, b"")
 
     def app(self) -> web.Application:
@@ -79,6 +83,7 @@ class Pages:
         app.on_response_prepare.append(_headers)
         app.router.add_get("/", self.page("table.html"))
         app.router.add_get("/games", self.page("games.html"))
+        app.router.add_get("/selftest", self.page("selftest.html"))
         app.router.add_get("/seat/{seat}", self.seat_page)
         app.router.add_get("/s/{code}", self.join)
         app.router.add_static("/static/", STATIC)
@@ -88,6 +93,7 @@ class Pages:
         app.router.add_get("/api/seat/{seat}/events", self.seat_events)
         app.router.add_post("/api/seat/{seat}/decide", self.decide)
         app.router.add_get("/api/board/{game}.svg", self.board)
+        app.router.add_get("/api/matrix", self.wiring)
         app.router.add_get("/api/journals", self.journal_list)
         app.router.add_get("/api/journals/{name}", self.journal_replay)
         app.router.add_get("/journals/{name}.jsonl", self.journal_file)
@@ -233,6 +239,11 @@ class Pages:
             raise web.HTTPNotFound(text=f"no game {game!r}\n")
         return web.Response(text=board_for(game).svg(), content_type="image/svg+xml",
                             headers={"Cache-Control": "max-age=3600"})
+
+    async def wiring(self, request: web.Request) -> web.StreamResponse:
+        if self.matrix is None:
+            raise web.HTTPNotFound(text="this page was started without a board's wiring\n")
+        return web.json_response(dict(self.matrix), headers={"Cache-Control": "no-store"})
 
     async def journal_list(self, request: web.Request) -> web.StreamResponse:
         listed = journals.listing(self.folder) if self.folder is not None else []

@@ -40,13 +40,16 @@ this, so it can never grow the queue the game's loop drains."""
 
 
 class WebView:
-    """Serves the page at ``host``:``port`` for ``game``'s table, listing the journals in ``folder``."""
+    """Serves the page at ``host``:``port`` for ``game``'s table, listing the journals in ``folder``; ``matrix``
+    is its board's wiring, for the self-test view."""
 
-    def __init__(self, host: str, port: int, game: str, folder: Path | None) -> None:
+    def __init__(self, host: str, port: int, game: str, folder: Path | None,
+                 matrix: Mapping[str, Any] | None = None) -> None:
         self.host = host
         self.port = port
         self.game = game
         self.folder = folder
+        self.matrix = matrix  # the board's wiring for the self-test view (``controller.web.matrix``)
         self.codes = SeatCodes()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._handover: Handover | None = None
@@ -159,8 +162,8 @@ class WebView:
     async def _serve(self, ready: threading.Event, failed: list[BaseException],
                      loop: asyncio.AbstractEventLoop) -> None:
         published = Published()
-        runner = web.AppRunner(Pages(published, self.codes, self.folder, self._submit).app(), access_log=None,
-                               shutdown_timeout=SHUTDOWN_S)
+        pages = Pages(published, self.codes, self.folder, self._submit, self.matrix)
+        runner = web.AppRunner(pages.app(), access_log=None, shutdown_timeout=SHUTDOWN_S)
         try:
             await runner.setup()
             await web.TCPSite(runner, self.host, self.port).start()

@@ -324,3 +324,37 @@ def test_the_games_page_steps_through_a_finished_game(browser: Browser, hannibal
         _clean(page)
     finally:
         page.close()
+
+
+def test_the_selftest_page_lights_each_cell_and_shows_the_report(browser: Browser, shots: Path) -> None:
+    """``selftest PROFILE --script --web``: the page draws the profile's matrix, each cell lit while its reed is
+    closed and ticked once seen working; at the end the report, as the command prints it, and the dead reed
+    marked where it is wired."""
+    table = DemoTable("hannibal", free_port(), None, speed=0, command=(
+        "selftest", "hannibal-sim", "--script", "--speed", "6", "--fault", "dead:pos:17"))
+    page = _page(browser)
+    try:
+        page.goto(f"{table.url}selftest")
+        _wait(page, "document.querySelectorAll('#matrix td.cell').length === 49", 15)
+        lit, ticks = 0, []
+        deadline = time.monotonic() + 40
+        while page.evaluate("document.body.dataset.done") != "yes":
+            assert time.monotonic() < deadline, "the self-test did not end on the page"
+            lit = max(lit, page.locator("#matrix td.closed").count())
+            ticks.append(int(page.evaluate("document.body.dataset.seen || '0'")))
+            time.sleep(0.05)
+        assert lit >= 1, "no cell was ever seen lit while it was touched"
+        assert len(set(ticks)) > 3 and ticks == sorted(ticks), ticks  # the ticks came one by one, as touched
+        assert page.locator("#matrix td.seen").count() == 48
+        never = page.locator("#matrix td.never")
+        assert never.count() == 1 and never.text_content() == "17" and never.get_attribute("title") == "pos:17 (r2 c3)"
+        report = page.locator("#report li").all_text_contents()
+        assert report == ["cells seen working: 48/49", "buttons pressed: 5/5",
+                          "never seen closing (1): pos:17 (r2 c3)"], report
+        assert "never seen closing (1): pos:17 (r2 c3)" in "".join(table.log)  # as the command printed it
+        page.screenshot(path=str(shots / "selftest-hannibal-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        _clean(page)
+    finally:
+        page.close()
+        assert table.stop() == 1  # served until SIGTERM; its exit says the board is not sound
