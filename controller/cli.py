@@ -385,9 +385,12 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def web_view(given: str | None, profile: Any, folder: Path) -> Any:
+def web_view(given: str | None, profile: Any, folder: Path,
+             settings: tuple[GameInfo, tuple[str, ...], Any] | None = None) -> Any:
     """The table's web page (``controller.web``), listening, if ``--web`` asks for it (``given``) or else the
-    profile's ``[web] enabled`` does; ``None`` if neither. Imported only then: aiohttp is the ``[web]`` extra."""
+    profile's ``[web] enabled`` does; ``None`` if neither. Imported only then: aiohttp is the ``[web]`` extra.
+    ``settings``: the game, its seats and the settings the table has where none are saved, for a table that
+    takes settings from its page (kept in ``folder``)."""
     from hw_config.web import parse_address
 
     if given is None and not profile.web.enabled:
@@ -403,6 +406,10 @@ def web_view(given: str | None, profile: Any, folder: Path) -> Any:
     except ImportError as e:
         raise UsageError(f"the web page needs {e.name or 'aiohttp'}: pip install 'boardkeeper[web]'") from None
     view = WebView(host, port, profile.game, folder, matrix_json(profile))
+    if settings is not None:
+        from controller.web.settings_desk import SettingsDesk
+
+        view.desk = SettingsDesk(*settings, folder, view.codes)
     try:
         view.start()
     except OSError as e:
@@ -571,7 +578,10 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     announce(info.name, profile.path, path)
     io = build_io(profile, hardware)
-    web = web_view(args.web, profile, path.parent)
+    from controller.settings import Settings
+
+    defaults = Settings(profile.seats, _bots(info, seats, args.seat), think_budget(args.think_ms, profile))
+    web = web_view(args.web, profile, path.parent, (info, seats, defaults) if remote is None else None)
     if web is not None:
         web.serve(io.feed, io.loop, io.display)
     try:
@@ -590,23 +600,37 @@ def play_games(io: Any, info: GameInfo, path: Path, *, options: dict[str, Any], 
                bots: dict[str, Bot], given: list[str], think_ms: int | None, web: Any = None,
                menu: bool = False, remote: Remote | None = None, far: frozenset[str] = frozenset()) -> None:
     """The real table's games, one after another on ``io``: the saved one offered first (resumed with the bots
-    it began with), then each new one when the players ask for it; with a game menu (``menu``) until they hold
-    BACK after a game. A stop (``StopRequested``) leaves the game saved and "Stopped" on the OLED. With a far
-    table (``remote``, which plays the seats ``far``) the one game its code names is played, then the command
-    ends."""
+    it began with), then each new one when the players ask for it, seated as the web page's settings say where
+    any are saved (``controller.settings``; else as the command line and profile say); with a game menu
+    (``menu``) until they hold BACK after a game. A stop (``StopRequested``) leaves the game saved and
+    "Stopped" on the OLED. With a far table (``remote``, which plays the seats ``far``) the one game its code
+    names is played, then the command ends."""
+    from dataclasses import replace
+
+    from controller.demo import make_bot
     from controller.dice import Dice
     from controller.remote.play import LINGER_S, join
+    from controller.settings import load as load_settings
     from controller.table import ask_resume, attach_game, await_next_game, stop_table
 
     profile = io.profile
     kinds = _bots(info, seats, given)
     resumed = ask_resume(io, path)
-    game_bots = resumed_bots(info, seats, path, given, bots, think_ms, profile) if resumed else bots
     while True:  # game after game: the service never has to be restarted to play again
-        table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=kinds, far=far)
+        saved = load_settings(path.parent, info, seats) if remote is None else None  # from the page's /settings
+        io.profile = replace(profile, seats=dict(saved.names)) if saved is not None else profile
+        if resumed:  # seated as it began, whatever was saved since
+            game_bots, game_kinds = resumed_bots(info, seats, path, given, bots, think_ms, profile), kinds
+        elif saved is not None and not given:  # a new game, seated as the page's settings say
+            game_kinds = dict(saved.bots)
+            budget = saved.think_ms if saved.think_ms is not None else think_budget(think_ms, profile)
+            game_bots = {seat: make_bot(kind, random.Random(), think_ms=budget) for seat, kind in game_kinds.items()}
+        else:
+            game_bots, game_kinds = bots, kinds
+        resumed = False
+        table = attach_game(io, path, Dice(), options=options, bots=game_bots, seats=game_kinds, far=far)
         if web is not None:
             web.new_game(table.flow.game.players)
-        game_bots = bots  # a game after this one is seated as the command line says
         shared = join(table, remote, set(seats) - far) if remote is not None else None
         table.flow.start()
         try:

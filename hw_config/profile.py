@@ -193,6 +193,14 @@ def load_profile(name_or_path: str | Path, needs: Callable[[str], Needs] | None 
     return profile
 
 
+def seat_name_problems(names: dict[str, Any], seats: tuple[str, ...]) -> list[str]:
+    """What is wrong with ``names`` (seat -> name) as ``[seats]`` would be checked (the web page's settings
+    are), one line each: ``seats.p1: 'Alexandra' is 9 characters; at most 5 fit the screen``."""
+    problems: list[Problem] = []
+    _Checker(Path("settings"), problems).seats(names, seats)
+    return [f"{p.key}: {p.message}" for p in problems]
+
+
 def _is_int(value: object) -> bool:
     """An integer as TOML writes one: ``true`` is a bool and ``2.0`` a float, neither is accepted."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -1,9 +1,11 @@
-"""The web page's routes (aiohttp): read-only, but for a seat's own decision on its page.
+"""The web page's routes (aiohttp): read-only, but for a seat's own decision on its page and the table's
+settings.
 
 ====================================  ====================================================================
 ``/``                                 the table, live
 ``/games``                            the journals: a replay to step through, downloads
 ``/selftest``                         the board's matrix, each cell lit while it reads closed; a self-test's report
+``/settings``                         seat names, the table's bots (``controller.settings``): a change needs the PIN
 ``/seat/SEAT?code=CODE``              one seat's own page (its private screen); a wrong code is refused
 ``/s/CODE``                           to the page of the seat whose code it is (the OLED's QR code)
 ``/api/state``, ``/api/events``       the public state as JSON, and pushed as Server-Sent Events
@@ -11,6 +13,7 @@
 ``POST /api/seat/SEAT/decide``        the seat's decision (``{"move": "bet p1 noiro"}``), with its code
 ``/api/board/GAME.svg``               a game's board with an anchor per location (``controller.web.board``)
 ``/api/matrix``                       the board's wiring: each location's matrix cell (``controller.web.matrix``)
+``/api/settings``, ``POST`` too       the settings, and a change (``{"pin": ..., "names": ..., "bots": ...}``)
 ``/api/journals``, ``/api/journals/NAME``  the journal folder's games, and one replayed position by position
 ``/journals/NAME.jsonl``, ``.txt``    a journal to download, and its readable move list
 ====================================  ====================================================================
@@ -21,11 +24,12 @@ else), and a ``ping`` event every ``PING_S`` so a page can tell a dead connectio
 responses allow no other origin's scripts (``Content-Security-Policy``) and leak no seat code in a
 ``Referer``.
 
-The one change a page can make, a seat's decision, needs that seat's code, comes only from this page's own
-origin (a browser says its ``Origin`` and ``Sec-Fetch-Site``; JSON cannot be posted from another site without
-a preflight, which this server never grants), is a short line of the game's notation, and is judged by the
-game's own loop exactly as the same decision made with the table's buttons: the answer is the flow's, taken
-or refused with one line why.
+The changes a page can make need a code, and come only from this page's own origin (a browser says its
+``Origin`` and ``Sec-Fetch-Site``; JSON cannot be posted from another site without a preflight, which this
+server never grants). The table's settings need the table's PIN (``controller.web.settings_desk``). A seat's
+decision needs that seat's code, is a short line of the game's notation, and is judged by the game's own loop
+exactly as the same decision made with the table's buttons: the answer is the flow's, taken or refused with
+one line why.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from controller.web.board import board_for
 from controller.web.codes import SeatCodes
 from controller.web.handover import Published
 from controller.web.public import public_state, seat_state
+from controller.web.settings_desk import Refused, SettingsDesk
 from engines.registry import game_names, get_game
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -58,6 +63,7 @@ HEADERS = {
 }
 DECIDE_S = 5.0  # how long a decision waits for the game's loop to judge it
 MOVE_CHARS = 80  # a decision is a line of notation: anything longer is no move
+SETTINGS_BYTES = 2048  # seven seats' names and bots, with room to spare
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Submit = Callable[[str, str], "asyncio.Future[str | None]"]
 
@@ -70,12 +76,14 @@ class Pages:
     """The handlers, over the newest state (``published``), the seat codes and the journal folder."""
 
     def __init__(self, published: Published, codes: SeatCodes, folder: Path | None,
-                 submit: Submit | None = None, matrix: Mapping[str, Any] | None = None) -> None:
+                 submit: Submit | None = None, matrix: Mapping[str, Any] | None = None,
+                 desk: SettingsDesk | None = None) -> None:
         self.published = published
         self.codes = codes
         self.folder = folder
         self.submit = submit  # hands a seat's decision to the game's loop (None: no table takes any)
         self.matrix = matrix  # the board's wiring (``controller.web.matrix``), for the self-test view
+        self.desk = desk  # the table's settings (None: this table takes none, e.g. a demo's)
         self._public: tuple[int, bytes] = (-1, b"")
 
     def app(self) -> web.Application:
@@ -84,6 +92,7 @@ class Pages:
         app.router.add_get("/", self.page("table.html"))
         app.router.add_get("/games", self.page("games.html"))
         app.router.add_get("/selftest", self.page("selftest.html"))
+        app.router.add_get("/settings", self.page("settings.html"))
         app.router.add_get("/seat/{seat}", self.seat_page)
         app.router.add_get("/s/{code}", self.join)
         app.router.add_static("/static/", STATIC)
@@ -94,6 +103,8 @@ class Pages:
         app.router.add_post("/api/seat/{seat}/decide", self.decide)
         app.router.add_get("/api/board/{game}.svg", self.board)
         app.router.add_get("/api/matrix", self.wiring)
+        app.router.add_get("/api/settings", self.settings)
+        app.router.add_post("/api/settings", self.change_settings)
         app.router.add_get("/api/journals", self.journal_list)
         app.router.add_get("/api/journals/{name}", self.journal_replay)
         app.router.add_get("/journals/{name}.jsonl", self.journal_file)
@@ -190,6 +201,31 @@ class Pages:
         if why is not None:
             return web.json_response({"taken": False, "why": why}, status=409, headers={"Cache-Control": "no-store"})
         return web.json_response({"taken": True}, headers={"Cache-Control": "no-store"})
+
+    async def settings(self, request: web.Request) -> web.StreamResponse:
+        if self.desk is None:
+            raise web.HTTPNotFound(text="this table takes no settings from its page (a demo's table)\n")
+        return web.json_response(self.desk.current(), headers={"Cache-Control": "no-store"})
+
+    async def change_settings(self, request: web.Request) -> web.StreamResponse:
+        """New settings with the table's PIN, from this page's own origin, as JSON; answered ``{"saved": true}``
+        or an error status with one line why."""
+        _same_origin(request)
+        if self.desk is None:
+            raise web.HTTPNotFound(text="this table takes no settings from its page (a demo's table)\n")
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text='send the settings as JSON: {"pin": "...", ...}\n')
+        if request.content_length is None or request.content_length > SETTINGS_BYTES:
+            raise web.HTTPBadRequest(text=f"settings are at most {SETTINGS_BYTES} bytes of JSON\n")
+        try:
+            body = await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text="not JSON\n") from None
+        try:
+            answer = self.desk.change(body)
+        except Refused as e:
+            return web.Response(text=f"{e}\n", status=e.status, headers={"Cache-Control": "no-store"})
+        return web.json_response(answer, headers={"Cache-Control": "no-store"})
 
     async def _stream(self, request: web.Request, body: Callable[[], bytes],
                       still_open: Callable[[], bool] = lambda: True) -> web.StreamResponse:

@@ -28,6 +28,7 @@ from controller.web.board import board_for
 from controller.web.codes import SeatCodes
 from controller.web.handover import Handover, Published
 from controller.web.server import Busy, Pages
+from controller.web.settings_desk import SettingsDesk
 
 log = logging.getLogger("boardkeeper")
 
@@ -50,6 +51,7 @@ class WebView:
         self.game = game
         self.folder = folder
         self.matrix = matrix  # the board's wiring for the self-test view (``controller.web.matrix``)
+        self.desk: SettingsDesk | None = None  # the settings page's, where the table takes settings (``play``)
         self.codes = SeatCodes()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._handover: Handover | None = None
@@ -88,6 +90,8 @@ class WebView:
         codes = self.codes.deal(seats)
         for seat, code in codes.items():
             log.info("web: seat %s's own page: %sseat/%s?code=%s", seat, self.url, seat, code)
+        if self.desk is not None:
+            log.info("web: the table's PIN for its settings (%ssettings): %s", self.url, self.codes.pin)
         return codes
 
     def attach(self, table: Table) -> None:
@@ -109,7 +113,8 @@ class WebView:
         opens (``/s/CODE``: short, so the code fits a small QR code the OLED draws two pixels a module)."""
         import segno  # the [web] extra: only with the page on
 
-        pages = []
+        pages = [Screen("Settings PIN", (self.codes.pin, "opens the page's", "settings"), footer="NEXT: phones")] \
+            if self.desk is not None else []
         for n, (seat, code) in enumerate(self.codes.current.items(), 1):
             matrix = segno.make(f"{self.url}s/{code}", error="l", micro=False).matrix
             rows = tuple("".join("1" if module else "0" for module in row) for row in matrix)
@@ -162,7 +167,7 @@ class WebView:
     async def _serve(self, ready: threading.Event, failed: list[BaseException],
                      loop: asyncio.AbstractEventLoop) -> None:
         published = Published()
-        pages = Pages(published, self.codes, self.folder, self._submit, self.matrix)
+        pages = Pages(published, self.codes, self.folder, self._submit, self.matrix, self.desk)
         runner = web.AppRunner(pages.app(), access_log=None, shutdown_timeout=SHUTDOWN_S)
         try:
             await runner.setup()
