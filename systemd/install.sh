@@ -160,15 +160,35 @@ for name in "${names[@]}"; do
     buses+=("${bus:-1}")
 done
 
-# The network, only where a board needs it (check-config says so): its web page, for the phones on the local
-# network (localhost, link-local and the private ranges); a shared game's broker, by the addresses its name has
-# now (install.sh again if they change). Without either the unit keeps PrivateNetwork=yes.
-web=$(echo "$wiring" | grep -c ", web page on " || true)
+# The web page (check-config says "web page on HOST:PORT"): a socket systemd makes in the host's network and
+# hands to the service (boardkeeper-web.socket, open to the local network only), so the service keeps no
+# network of its own; the table's game menu (several boards) serves no page. A shared game's broker: the
+# network in the service's drop-in, by the addresses its name has now (install.sh again if they change).
+# Without either the unit keeps PrivateNetwork=yes.
+listen=""
+[ ${#names[@]} -ne 1 ] || listen=$(echo "$wiring" | sed -n 's/.*, web page on \([^ ,]*\).*/\1/p' | head -n 1)
 brokers=$(echo "$wiring" | sed -n 's/.*, shared game on \([^ ,]*\):[0-9]*.*/\1/p' | sort -u)
+# ListenStream= of HOST:PORT: every interface as the port alone (IPv4 and IPv6), an address as it is, a name
+# by the address it has now
+stream() {
+    local host=${1%:*} port=${1##*:}
+    case $host in
+        0.0.0.0|::) echo "$port" ;;
+        *:*) echo "[$host]:$port" ;;
+        *[!0-9.]*) addr=$(getent ahosts "$host" | awk 'NR == 1 {print $1}')
+                   [ -n "$addr" ] || { echo "install.sh: the web page's host $host has no address" >&2; exit 2; }
+                   case $addr in *:*) echo "[$addr]:$port" ;; *) echo "$addr:$port" ;; esac ;;
+        *) echo "$host:$port" ;;
+    esac
+}
 network() {
-    [ "$web" -gt 0 ] || [ -n "$brokers" ] || return 0
+    if [ -n "$listen" ]; then
+        printf '[Unit]\nRequires=boardkeeper-web.socket\nAfter=boardkeeper-web.socket\n'
+        printf '[Service]\nSockets=boardkeeper-web.socket\n'
+    fi
+    [ -n "$brokers" ] || return 0
     printf 'PrivateNetwork=no\nRestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\nIPAddressDeny=any\n'
-    printf 'IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7\n'
+    printf 'IPAddressAllow=localhost\n'
     for host in $brokers; do
         addrs=$(getent ahosts "$host" | awk '{print $1}' | sort -u | tr '\n' ' ')
         [ -n "$addrs" ] || { echo "   the broker $host has no address now: install again once it resolves" >&2; continue; }
@@ -176,8 +196,25 @@ network() {
         echo "   the broker $host: $addrs" >&2
     done
 }
-[ "$web" -eq 0 ] || echo "== the network opened to the local network for the web page"
+socket=/etc/systemd/system/boardkeeper-web.socket
+if [ -n "$listen" ]; then
+    echo "== the web page on $listen: a socket for the service, open to the local network only"
+    at=$(stream "$listen") || exit 2
+    install -D -m 0644 "$src/systemd/boardkeeper-web.socket" "$root$socket"
+    install -d -m 0755 "$root$socket.d"
+    printf '[Socket]\nListenStream=\nListenStream=%s\n' "$at" > "$root$socket.d/listen.conf"
+elif [ -e "$root$socket" ]; then  # the page was on before: off now
+    systemctl disable --now boardkeeper-web.socket || true
+    rm -rf "$root$socket" "$root$socket.d"
+fi
 [ -z "$brokers" ] || echo "== the network opened to the shared game's broker"
+extras=()  # what the page and a shared game import, only where a board uses them
+[ -z "$listen" ] || extras+=(web)
+[ -z "$brokers" ] || extras+=(remote)
+if [ ${#extras[@]} -gt 0 ]; then
+    echo "== the package's extras these boards use: ${extras[*]}"
+    "$root$prefix/.venv/bin/pip" install -q "$build[$(IFS=,; echo "${extras[*]}")]"
+fi
 
 if [ ${#names[@]} -eq 1 ]; then play="play $game --profile $etc/${names[0]}"; else play="play --menu $etc"; fi
 echo "== unit: boardkeeper $play"
@@ -196,6 +233,7 @@ bus=${buses[0]}
 rm -f "$root$unit.d/devices.conf"  # the name an earlier install.sh used for part of this
 systemctl daemon-reload
 systemctl enable boardkeeper.service
+[ -z "$listen" ] || systemctl enable boardkeeper-web.socket
 if [ "$reboot_needed" = yes ] || [ ! -e "$root/dev/i2c-${bus:-1}" ]; then
     echo "boardkeeper is installed and enabled; I2C (and the UART, if it needs one) is switched on at boot: reboot, then it starts"
 else

@@ -24,6 +24,7 @@ from controller.loop import EventLoop
 from controller.screen import Screen
 from controller.table import Table
 from controller.table_state import TableState
+from controller.web.activation import handed_socket
 from controller.web.board import board_for
 from controller.web.codes import SeatCodes
 from controller.web.handover import Handover, Published
@@ -171,7 +172,12 @@ class WebView:
         runner = web.AppRunner(pages.app(), access_log=None, shutdown_timeout=SHUTDOWN_S)
         try:
             await runner.setup()
-            await web.TCPSite(runner, self.host, self.port).start()
+            handed = handed_socket()
+            if handed is not None:  # made by systemd (boardkeeper-web.socket): the service has no network
+                self.host, self.port = handed.getsockname()[:2]
+                await web.SockSite(runner, handed).start()
+            else:
+                await web.TCPSite(runner, self.host, self.port).start()
             board_for(self.game)  # drawn once, before the first browser asks for it
         except BaseException as e:  # told to the starting thread, which raises it there
             failed.append(e)

@@ -5,6 +5,7 @@ is checked for real). No hardware, no root, nothing outside the temporary direct
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -211,23 +212,44 @@ def test_several_profiles_are_installed_by_name_and_the_unit_starts_on_the_game_
 
 
 LOCAL = "IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+SOCKET = "etc/systemd/system/boardkeeper-web.socket"
+ANALYZE = shutil.which("systemd-analyze")
+
+
+def _exposure(root: Path) -> float:
+    """``systemd-analyze security`` of the unit as installed in ``root``, its drop-in applied."""
+    result = subprocess.run([ANALYZE or "", "security", "--offline=true", f"--root={root}", "--no-pager",
+                             "boardkeeper.service"], capture_output=True, text=True)
+    found = re.search(r"Overall exposure level for boardkeeper\.service: (\d+\.\d+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    return float(found.group(1))
 
 
 @needs_tools
-def test_the_network_opens_only_for_a_web_page_and_only_to_the_local_network(fake_pi: Path, tmp_path: Path) -> None:
-    """The unit has no network (``PrivateNetwork=yes``) unless a board's page is on: then the drop-in opens it
-    to localhost, link-local and the private ranges alone (issue 25)."""
-    plain = _install(fake_pi)
-    assert plain.result.returncode == 0, plain.result.stderr
-    assert "PrivateNetwork" not in plain.read(f"{UNIT_DIR}/table.conf")
+def test_a_web_page_gets_a_socket_of_its_own_and_the_service_no_network(fake_pi: Path, tmp_path: Path) -> None:
+    """The unit has no network (``PrivateNetwork=yes``), with the page on too: systemd makes the page's socket
+    (``boardkeeper-web.socket``, open to localhost, link-local and the private ranges alone) and hands it to the
+    service, which keeps its exposure at or under 1.0 (issue 25); the page's extra is installed with it, and
+    taken away again when the page is turned off."""
     web = tmp_path / "web.toml"
-    web.write_text((PROFILES / "hannibal.toml").read_text() + "\n[web]\nenabled = true\nport = 8080\n")
+    web.write_text((PROFILES / "hannibal.toml").read_text() + "\n[web]\nenabled = true\nport = 8081\n")
     run = _install(fake_pi, str(web))
     assert run.result.returncode == 0, run.result.stderr
-    conf = run.read(f"{UNIT_DIR}/table.conf").splitlines()
-    assert conf[-4:] == ["PrivateNetwork=no", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any",
-            LOCAL]
-    assert "the network opened to the local network for the web page" in run.result.stdout
+    conf = run.read(f"{UNIT_DIR}/table.conf")
+    assert "PrivateNetwork" not in conf and "RestrictAddressFamilies" not in conf and "IPAddressAllow" not in conf
+    assert conf.splitlines()[-5:] == ["[Unit]", "Requires=boardkeeper-web.socket", "After=boardkeeper-web.socket",
+                                      "[Service]", "Sockets=boardkeeper-web.socket"]
+    socket = run.read(SOCKET)
+    assert LOCAL in socket and "IPAddressDeny=any" in socket and "PartOf=boardkeeper.service" in socket
+    assert run.read(f"{SOCKET}.d/listen.conf") == "[Socket]\nListenStream=\nListenStream=8081\n"
+    assert "systemctl enable boardkeeper-web.socket" in run.commands
+    assert any(c.startswith("pip install -q ") and c.endswith("[web]") for c in run.commands), run.commands
+    if ANALYZE is not None:
+        assert _exposure(fake_pi) <= 1.0, _exposure(fake_pi)
+    plain = _install(fake_pi)
+    assert plain.result.returncode == 0, plain.result.stderr
+    assert "Sockets=" not in plain.read(f"{UNIT_DIR}/table.conf") and not (fake_pi / SOCKET).exists()
+    assert "systemctl disable --now boardkeeper-web.socket" in plain.commands
 
 
 @needs_tools
@@ -241,6 +263,8 @@ def test_a_shared_games_broker_is_reached_by_its_addresses(fake_pi: Path, tmp_pa
     run = _install(fake_pi, str(shared))
     assert run.result.returncode == 0, run.result.stderr
     conf = run.read(f"{UNIT_DIR}/table.conf").splitlines()
-    assert conf[-2:] == [LOCAL, "IPAddressAllow=2001:db8::7 203.0.113.7 "] and "PrivateNetwork=no" in conf
+    assert conf[-2:] == ["IPAddressAllow=localhost", "IPAddressAllow=2001:db8::7 203.0.113.7 "]
+    assert "PrivateNetwork=no" in conf
+    assert any(c.startswith("pip install -q ") and c.endswith("[remote]") for c in run.commands), run.commands
     assert "s3cret" not in run.result.stdout + run.result.stderr  # the broker's password is never said
     assert "shared game on broker.example:8883" in run.result.stdout
