@@ -102,9 +102,11 @@ def rootfs() -> Path:
 
 
 def requirements() -> list[str]:
-    """What pip in the container installs: the project's dependencies and its build backend."""
+    """What pip in the container installs: the project's dependencies, the web page's extra (a profile with the
+    page on installs it) and its build backend."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return [*project["project"]["dependencies"], *project["build-system"]["requires"], "wheel"]
+    return [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["web"],
+            *project["build-system"]["requires"], "wheel"]
 
 
 def wheelhouse() -> Path:

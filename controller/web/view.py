@@ -52,6 +52,7 @@ class WebView:
         self.game = game
         self.folder = folder
         self.matrix = matrix  # the board's wiring for the self-test view (``controller.web.matrix``)
+        self.handed = False  # listening on a socket systemd made (``controller.web.activation``)
         self.desk: SettingsDesk | None = None  # the settings page's, where the table takes settings (``play``)
         self.codes = SeatCodes()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -78,7 +79,8 @@ class WebView:
         if failed:
             self._thread.join()
             raise failed[0]
-        log.info("web: the table's page is at %s", self.url)
+        log.info("web: the table's page is at %s%s", self.url,
+                 " (listening on the socket systemd handed over)" if self.handed else "")
 
     def see(self, state: TableState) -> None:
         """The table-state observer: hands the snapshot over, never waits."""
@@ -175,6 +177,7 @@ class WebView:
             handed = handed_socket()
             if handed is not None:  # made by systemd (boardkeeper-web.socket): the service has no network
                 self.host, self.port = handed.getsockname()[:2]
+                self.handed = True
                 await web.SockSite(runner, handed).start()
             else:
                 await web.TCPSite(runner, self.host, self.port).start()

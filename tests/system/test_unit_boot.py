@@ -356,3 +356,39 @@ def test_systemctl_stop_leaves_stopped_on_the_display_and_exits_0(table: Table) 
     assert table.show("Result") == "success" and table.show("ExecMainStatus") == "0"
     assert _shows_title(table, "Stopped")
     assert f"stopped by SIGTERM; the game is safe in {JOURNAL}" in table.log()
+
+
+WEB_PORT = 8081
+FETCH = ("import sys, urllib.request\ntry:\n    print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())\n"
+         "except OSError as e:\n    print(f'refused: {e}')")
+
+
+def test_the_web_page_is_served_on_a_socket_systemd_hands_over(table: Table) -> None:
+    """A profile with the page on, installed by install.sh: systemd makes the page's socket and hands it to the
+    service, which serves the page on it while it keeps no network of its own (``PrivateNetwork=yes``, AF_UNIX
+    alone: its sandbox probe still cannot open an AF_INET socket); the unit rates at most 1.0; and a stopped
+    service takes its socket with it, so a phone's page that reconnects cannot start it again."""
+    profile = (ROOT / "hw_config" / "profiles" / "hannibal.toml").read_text()
+    (table.standin / "hannibal.toml").write_text(profile + f"\n[web]\nenabled = true\nport = {WEB_PORT}\n")
+    t = time.monotonic()
+    install = table.box.run("bash", "/src/systemd/install.sh", "/srv/standin/hannibal.toml", check=False, timeout=600)
+    TIMINGS["install.sh with the web page"] = time.monotonic() - t
+    assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
+    assert "the web page on 0.0.0.0:8081: a socket for the service" in install.stdout
+    url = f"http://127.0.0.1:{WEB_PORT}/api/state"
+
+    def page() -> dict[str, object] | None:
+        answer = table.box.run("python3", "-c", FETCH, url).stdout
+        return None if answer.startswith("refused") else json.loads(answer)  # type: ignore[no-any-return]
+
+    state = until("the page answers", page)
+    assert isinstance(state, dict) and state["game"] == "hannibal", state
+    assert table.show("PrivateNetwork") == "yes" and table.show("RestrictAddressFamilies") == "AF_UNIX"
+    assert "listening on the socket systemd handed over" in table.log()
+    assert _sandbox(table)["socket"] == {"AF_INET": "EAFNOSUPPORT", "AF_UNIX": "ok"}  # the service's own sockets
+    rating = table.box.run("systemd-analyze", "security", "--no-pager", UNIT).stdout
+    exposure = re.search(r"Overall exposure level for boardkeeper\.service: (\d+\.\d+)", rating)
+    assert exposure and float(exposure.group(1)) <= 1.0, rating[-3000:]
+    table.systemctl("stop", UNIT)
+    assert table.box.run("systemctl", "is-active", "boardkeeper-web.socket", check=False).stdout.strip() == "inactive"
+    assert table.box.run("python3", "-c", FETCH, url).stdout.startswith("refused")
