@@ -101,6 +101,12 @@ class TableState:
         return next((s.name for s in self.seats if s.seat == seat), seat or "")
 
 
+def public_move(line: Line, withheld: bool) -> str:
+    """A journal line's move as anyone at the table may read it: while a game hides information
+    (``withheld``: until its end), its kind alone (``bet``, ``deal``), never what a secret was."""
+    return line.move.split(" ", 1)[0] if withheld else line.move
+
+
 def look_away(name: str) -> Screen:
     """The public face of a screen private to one seat: whose it is, and that everyone else looks away."""
     return Screen(f"{name}: secret", (f"everyone but {name}", "look away!"), footer="secret")

@@ -28,7 +28,7 @@ from controller.move_match import label
 from controller.screen import Screen
 from controller.stop import StopRequested
 from controller.table import Table, build_table, keep_finished_aside, load_backend, scripted_players, stop_table
-from controller.table_state import TableState
+from controller.table_state import TableState, public_move
 from engines.bots import HeuristicBot
 from engines.registry import get_game, load_ref
 
@@ -208,9 +208,7 @@ class Terminal:
             bot_turn = flow.game.current_player in self.bots
             busy = self.players is not None and not self.players.idle()
             if (bot_turn or busy) and not said:  # the prompt is held back: say for whom
-                names = self.profile.seats
-                shown = [n if (n := names.get(b, b)) != b else b.capitalize() if b.isalpha() else b for b in self.bots]
-                self.out(f"(waiting for the bots: {', '.join(shown)})")
+                self.out(f"(waiting for the bots: {', '.join(seat_name(self.profile.seats, b) for b in self.bots)})")
                 said = True
             self.run(1.0)
             bot_turn = flow.game.current_player in self.bots
@@ -260,11 +258,24 @@ def _hands_off(flow: Flow, journal: Any, bots: Mapping[str, Any], poll: Callable
 
 
 def persons_to_fix(flow: Flow, journal: Any, bots: Mapping[str, Any]) -> bool:
-    """The board is the person's to put right: at set-up, or a fix-up list up that no bot's move left."""
+    """The board is the person's to put right: at set-up, or a fix-up list up that no bot's move left -- the
+    removals a bot's move caused are its hands' to make, a piece misplaced on the person's own turn is the
+    person's (the bots' hands must not tidy it away unseen)."""
     if flow.phase.value == "setup":
         return True
+    if not flow.fixups:
+        return False
     last = journal.recent[-1] if journal.recent else None
-    return bool(flow.fixups) and (last is None or last[1] not in bots)
+    if last is None or last[1] not in bots:
+        return True
+    return not flow.referee.restoring and flow.game.current_player not in bots
+
+
+def seat_name(names: Mapping[str, str], seat: str) -> str:
+    """A seat as the terminal names it: the profile's name for it, else the seat capitalized as the screens
+    do (``gray`` -> ``Gray``; ``p2`` stays ``p2``)."""
+    given = names.get(seat, seat)
+    return given if given != seat else seat.capitalize() if seat.isalpha() else seat
 
 
 def _write(text: str) -> None:
@@ -294,10 +305,19 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     shown = [0]
     last: list[Screen | None] = [None]
     held: list[str] = []  # while ``fix`` works down a checklist, each screen waits for the next one
+    told = [0]  # the journal lines said so far
+    hidden = get_game(game).hidden
 
     def see(state: TableState) -> None:
-        """Print the screen as the person's seat may read it (``seen_by``: a bot's secret entry only as
-        "look away"), when it changed; a checklist ``fix`` works down is printed as it ends, not per piece."""
+        """Print each journal line the person did not make (a bot's step, a far seat's, a spin) as it is
+        journaled, as anyone may read it; then the screen as the person's seat may read it (``seen_by``: a
+        bot's secret entry only as "look away"), when it changed; a checklist ``fix`` works down is printed as
+        it ends, not per piece."""
+        for line in state.recent:
+            if line.seq > told[0] and line.player not in humans:
+                out(f"  ({'' if line.player == 'chance' else seat_name(prof.seats, line.player) + ': '}"
+                    f"{public_move(line, hidden and not state.over)})")
+        told[0] = max([told[0], *(line.seq for line in state.recent)])
         screen = state.seen_by(*humans)
         if screen is None or screen == last[0]:
             return

@@ -126,7 +126,9 @@ class Rolled(Protocol):
 class Kinds(Protocol):
     """A game whose pieces differ in kind where the sensors cannot tell them apart (Cannon Ball's cannons among
     its troopers): ``kinds()`` names the kind at each location holding a piece of a kind of its own, so the
-    table's fix-up list says which piece goes there ("put 1 blue cannon on d2")."""
+    table's fix-up list says which piece goes there ("put 1 blue cannon on d2"); it may also name a place
+    without a piece whose state differs from an empty one's (a destroyed gate is not an open one), for the
+    views: a fix-up list only ever names the kinds of places that take a piece."""
 
     def kinds(self) -> dict[str, str]: ...
 

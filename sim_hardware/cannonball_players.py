@@ -54,15 +54,15 @@ class ScriptedCannonballTable(ScriptedPeople):
 
     def _look(self, game: State, phase: str, now: float) -> None:
         flow = self.flow
-        if phase == "enter":  # the spin keyed in by hand: these players let the table spin
-            self._press("BACK", LOOK_S)
-            return
         if phase in ("setup", "fixup"):
             if not self._ignore_named_sensor(flow.notice):
                 self._tidy(game)
             return
         player = game.players[game.to_move]
-        if player not in self.bots:
+        if player not in self.bots:  # a person's turn (at the terminal): their spin keyed in is theirs too
+            return
+        if phase == "enter":  # the spin keyed in by hand: these players let the table spin
+            self._press("BACK", LOOK_S)
             return
         if phase == "undo":  # nobody here asked for a takeback
             self._press("BACK", LOOK_S)

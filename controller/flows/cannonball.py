@@ -28,7 +28,7 @@ from typing import Any, cast
 
 from controller.chance_entry import ChanceEntry
 from controller.flows import FlowContext
-from controller.flows.cannonball_screens import NAMES, position_screen
+from controller.flows.cannonball_screens import NAMES, position_screen, spin_said
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
@@ -174,7 +174,8 @@ class CannonballFlow(SensedFlow[State]):
         self.selected = 0
         self.notice = ""
         self.last_step = self.ledger.steps[-1][1] if self.ledger.steps else ""
-        self.spinner: list[Screen] = []  # frames still to show: the spinner turning after a spin was journaled
+        # frames still to show, the spinner turning after a spin was journaled (True: a spin's last, its number)
+        self.spinner: list[tuple[Screen, bool]] = []
         self.start_machine(Phase, TRANSITIONS, Phase.SETUP)
         self.redraw()
 
@@ -235,6 +236,8 @@ class CannonballFlow(SensedFlow[State]):
         if phase in (Phase.SPIN, Phase.MENU, Phase.MARCH) and self.far_turn() and button != "BACK":
             self.notice = f"{NAMES[self.game.players[self.game.to_move]]} plays at the far table"
             self.redraw()
+        elif phase is Phase.SPIN and button == "SPIN" and self.spinner:
+            self.redraw()  # the dial still turns: the last spin's number is not up yet, nor the next to spin
         elif phase is Phase.SPIN and button == "SPIN" and not self.by_hand:
             self._spin()
         elif phase is Phase.SPIN and button in ("SPIN", "NEXT", "PREV"):  # the players' own spinner
@@ -334,16 +337,18 @@ class CannonballFlow(SensedFlow[State]):
         """Journal first (fsynced), then make it the position; the pieces then follow the checklist.
         ``entered``: a spin the players keyed in from their own spinner (no dial turns on the screen)."""
         player = self.game.players[self.game.to_move]  # who spins or moves, as the screen names them
+        said = spin_said(self.game, move) if isinstance(move, Spin) else ""
         # a spin is signed "chance", as every game's chance outcome is
         if not self.saved(self.ledger.record(move, "chance" if self.game.is_chance() else player, entered=entered)):
             return
         self.last_step = str(move)
         self.board.new_position()
-        self.notice = ""
-        if isinstance(move, Spin):
-            self.notice = f"{NAMES[player]} spun {move.number}"
-            if not entered:
-                self.spinner = spinner_frames(NAMES[player], move.number)
+        self.notice = said
+        if isinstance(move, Spin) and not entered:
+            frames = spinner_frames(NAMES[player], move.number)
+            turning = bool(self.spinner)  # a far table's spin while this one's dial still turns: after it
+            self.spinner += [(frame, n == len(frames) - 1) for n, frame in enumerate(frames)]
+            if not turning:
                 self.loop.set_timer("spinner", 0.0)
         self.referee.clear_fixups()
         self.committed()
@@ -374,9 +379,12 @@ class CannonballFlow(SensedFlow[State]):
             self.display.show(self.screen())
 
     def _spinner_frame(self) -> None:
-        self.display.show(self.spinner.pop(0), hold=not self.spinner)
+        """The dial's next frame; a spin's last (its number) is held for a message's time, before the position
+        or another spin's dial takes its place."""
+        frame, last = self.spinner.pop(0)
+        self.display.show(frame, hold=last)
         if self.spinner:
-            self.loop.set_timer("spinner", SPINNER_S)
+            self.loop.set_timer("spinner", self.display.min_s if last else SPINNER_S)
         else:
             self.redraw()
 

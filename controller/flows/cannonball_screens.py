@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from controller.screen import Screen
 from controller.table_state import TableState
 from engines.cannonball import BOX_NAMES, GATES, SITES, State
+from engines.cannonball.moves import REBUILD, SHOOT, STORM, Action, Spin
+from engines.cannonball.state import SPIN_OFF_PHASE
 
 NAMES = {"blue": "Blue", "gray": "Gray"}
 
@@ -24,13 +26,35 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
         if g.drawn:
             return Screen("Draw", (f"turn limit {g.turn_limit}", tnt), footer="Game over")
         winner = NAMES.get(g.winner or "", g.winner or "")
-        return Screen(f"{winner} wins!", (tnt,), footer="Game over", headline=winner)
+        return Screen(f"{winner} wins!", (*lines, tnt), footer="Game over", headline=winner)
     if g.is_chance():
         return Screen(f"{who}: press SPIN", (tnt, *laid, *lines), footer="the Fort Commander", headline=who)
     if g.budget is not None:  # the spinner's number, counting down as the march goes
         return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid), footer="move; OK/NEXT menu",
                       headline=str(g.budget))
     return Screen(f"{who}: your turn", (*lines, tnt, *laid), footer="NEXT/PREV, OK", headline=who)
+
+
+def spin_said(g: State, spin: Spin) -> str:
+    """What a spin did, said as it is shown (``g``: the position it was spun in): the number, and what it
+    decided -- the spin-off's first turn or a tie, an odd/even action's result."""
+    who = NAMES[g.players[g.to_move]]
+    said = f"{who} spun {spin.number}"
+    if g.phase == SPIN_OFF_PHASE:
+        if g.spinoff is None:
+            return said
+        if spin.number == g.spinoff:
+            return f"{said}: a tie, spin again"
+        first = NAMES[g.players[0 if g.spinoff > spin.number else 1]]
+        return f"{said}: {first} marches first"
+    action = g.pending
+    if not isinstance(action, Action):
+        return said
+    hit = action.matches(spin.number)
+    parity = "odd" if spin.number % 2 else "even"
+    result = {SHOOT: ("the TNT blows", "the shot misses"), REBUILD: ("rebuilt", "not rebuilt"),
+              STORM: ("the storm wins", "the storm fails")}[action.kind][0 if hit else 1]
+    return f"{said}, {parity}: {result}"
 
 
 def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
@@ -63,10 +87,19 @@ def board_view(state: TableState) -> list[str]:
                 char = char.lower() if held else "!"
             cells.append(char + ("*" if state.kinds.get(f"box:{name}") == "cannon" else " "))
         lines.append(f"{row:>3} " + " ".join(cells).rstrip())
-    bridges = " ".join(f"{s}{'+' if f'bridge:{s}' in state.expected else '-'}" for s in SITES)
-    gates = " ".join(f"{g}:{'closed' if f'gate:{g}' in state.expected else 'open'}" for g in GATES)
+    def mark(loc: str) -> str:
+        return "!" if loc in wrong else ""
+
+    bridges = " ".join(f"{s}{'+' if f'bridge:{s}' in state.expected else '-'}{mark(f'bridge:{s}')}" for s in SITES)
+    gates = " ".join(f"{g}:{_gate(state, g)}{mark(f'gate:{g}')}" for g in GATES)
     return [*lines, f"bridges {bridges}   gates {gates}",
-            "B/G a trooper, B*/G* a cannon; b/g: its reed reads empty; !: a piece where none should be"]
+            "B/G a trooper, B*/G* a cannon; b/g: its reed reads empty; !: a piece where none should be, or a "
+            "bridge or gate its reed reads otherwise"]
+
+
+def _gate(state: TableState, gate: str) -> str:
+    loc = f"gate:{gate}"
+    return "closed" if loc in state.expected else "destroyed" if state.kinds.get(loc) == "destroyed" else "open"
 
 
 COLUMNS = "abcdefghijkl"

@@ -47,7 +47,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.screen import Screen
-from controller.table_state import TableState
+from controller.table_state import TableState, public_move
 
 
 def screen_json(screen: Screen | None) -> dict[str, Any] | None:
@@ -63,13 +63,8 @@ def public_state(state: TableState, title: str, hidden: bool) -> dict[str, Any]:
     """Everything the public page shows; ``hidden``: the game hides information (see the module's note),
     until it ends, when the rules have revealed everything."""
     withheld = hidden and bool(state.seats) and not state.over  # no seats: no game on the table (a self-test)
-    if withheld:
-        recent = [{"seq": line.seq, "player": line.player, "move": line.move.split(" ", 1)[0]}
-                  for line in state.recent]
-        pieces: dict[str, list[Any]] = {loc: [owner, None] for loc, (owner, n) in state.expected.items() if n > 0}
-    else:
-        recent = [{"seq": line.seq, "player": line.player, "move": line.move} for line in state.recent]
-        pieces = {loc: [owner, n] for loc, (owner, n) in state.expected.items() if n > 0}
+    recent = [{"seq": line.seq, "player": line.player, "move": public_move(line, withheld)} for line in state.recent]
+    pieces = {loc: [owner, None if withheld else n] for loc, (owner, n) in state.expected.items() if n > 0}
     return {
         "game": state.game, "title": title, "seq": state.seq, "phase": state.phase,
         "seats": [{"seat": s.seat, "name": s.name, "played_by": s.played_by} for s in state.seats],

@@ -189,10 +189,12 @@ class State:
 
     def kinds(self) -> dict[str, str]:
         """The boxes holding a cannon (a trooper and a cannon look alike to a reed, not to the players), and
-        the standing bridges and closed gates, so a set-up list says ``put 1 gray bridge on b``, not ``on b``."""
+        the standing bridges and closed gates, so a set-up list says ``put 1 gray bridge on b``, not ``on b``; and
+        each destroyed gate (no piece: its slot stays empty for good), so a view can tell it from an open one."""
         out = {f"box:{BOX_NAMES[i]}": "cannon" for i, c in enumerate(self.board) if c and not c & 1}
         out.update({f"bridge:{site}": "bridge" for b, site in enumerate(SITES) if self.bridges >> b & 1})
         out.update({f"gate:{gate}": "gate" for g, gate in enumerate(GATES) if self.gates[g] == CLOSED})
+        out.update({f"gate:{gate}": "destroyed" for g, gate in enumerate(GATES) if self.gates[g] == DESTROYED})
         return out
 
     def occupancy(self) -> dict[str, tuple[str, int]]:
