@@ -47,6 +47,11 @@ class Display:
         self.current = screen
 
     @property
+    def held_s(self) -> float:
+        """How long the message on display still stays up before another screen may take its place."""
+        return max(0.0, self._hold_until - self.clock.now())
+
+    @property
     def waiting(self) -> bool:
         """A newer screen waits for the message on display to have had its minimum time."""
         return self._pending is not None and self.clock.now() < self._hold_until

@@ -348,8 +348,8 @@ class CannonballFlow(SensedFlow[State]):
             frames = spinner_frames(NAMES[player], move.number)
             turning = bool(self.spinner)  # a far table's spin while this one's dial still turns: after it
             self.spinner += [(frame, n == len(frames) - 1) for n, frame in enumerate(frames)]
-            if not turning:
-                self.loop.set_timer("spinner", 0.0)
+            if not turning:  # once the last spin's number has had its time
+                self.loop.set_timer("spinner", self.display.held_s)
         self.referee.clear_fixups()
         self.committed()
         self.board.follow()

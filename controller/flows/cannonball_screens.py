@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from controller.screen import Screen
 from controller.table_state import TableState
 from engines.cannonball import BOX_NAMES, GATES, SITES, State
+from engines.cannonball.board import DESTROYED
 from engines.cannonball.moves import REBUILD, SHOOT, STORM, Action, Spin
 from engines.cannonball.state import SPIN_OFF_PHASE
 
@@ -26,13 +27,23 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
         if g.drawn:
             return Screen("Draw", (f"turn limit {g.turn_limit}", tnt), footer="Game over")
         winner = NAMES.get(g.winner or "", g.winner or "")
-        return Screen(f"{winner} wins!", (*lines, tnt), footer="Game over", headline=winner)
+        return Screen(f"{winner} wins!", (_why_won(g), tnt), footer="Game over", headline=winner)
     if g.is_chance():
         return Screen(f"{who}: press SPIN", (tnt, *laid, *lines), footer="the Fort Commander", headline=who)
     if g.budget is not None:  # the spinner's number, counting down as the march goes
         return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid), footer="move; OK/NEXT menu",
                       headline=str(g.budget))
     return Screen(f"{who}: your turn", (*lines, tnt, *laid), footer="NEXT/PREV, OK", headline=who)
+
+
+def _why_won(g: State) -> str:
+    """What ended the game, read off the final position (so a replay says it too): a gate fallen (a march, TNT
+    or a storm), else the loser's fort left empty."""
+    fallen = [GATES[i] for i, state in enumerate(g.gates) if state == DESTROYED]
+    if fallen:
+        return f"{fallen[0]} gate fallen"
+    loser = next(side for side in g.players if side != g.winner)
+    return f"{NAMES[loser]}'s fort empty"
 
 
 def spin_said(g: State, spin: Spin) -> str:
