@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from controller.stop import StopRequested, raise_stop
+from controller.stop import ASKED, StopRequested, raise_stop
 from engines.registry import BOT_KINDS, GameInfo, game_names, games, get_game
 from firmware_bridge.limits import NOISE_LIMIT
 
@@ -834,6 +834,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from controller.journal import JournalError
     from hw_config import ConfigError
 
+    ASKED.clear()  # a stop of an earlier run in this process (a test's) is not this one's
     old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         if args.command == "games":

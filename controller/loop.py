@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from controller.clock import Clock
 from controller.events import Event, TimerFired
+from controller.stop import stop_asked
 
 Source = Callable[[float], Iterable[Event]]
 Handler = Callable[[Event], None]
@@ -79,6 +80,7 @@ class EventLoop:
         self._generation[name] = self._generation.get(name, 0) + 1
 
     def tick(self) -> None:
+        stop_asked()  # a stop signalled but swallowed where it landed is raised here, at the next turn
         now = self.clock.now()
         self.ticks += 1
         for source in self._sources:

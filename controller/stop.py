@@ -14,6 +14,19 @@ class StopRequested(BaseException):
     the OLED's drawing) must not swallow the stop with it."""
 
 
+ASKED: list[str] = []
+"""The stops signalled in this process: a library may swallow the exception where the signal lands (the
+``transitions`` machine catches every ``BaseException`` of its finalize callbacks, and logs it), so the loop
+asks again (``stop_asked``) at each turn."""
+
+
 def raise_stop(signum: int, frame: FrameType | None) -> None:
     """Signal handler: unwind from wherever the loop is, through every ``finally`` on the way."""
-    raise StopRequested(signal.Signals(signum).name)
+    ASKED.append(signal.Signals(signum).name)
+    raise StopRequested(ASKED[-1])
+
+
+def stop_asked() -> None:
+    """Raise the stop a signal asked for, if one did and the exception was swallowed on its way."""
+    if ASKED:
+        raise StopRequested(ASKED[-1])

@@ -17,6 +17,7 @@ import random
 import select
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -44,6 +45,7 @@ HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   help | quit      quit keeps the game: it resumes on the next start"""
 
 PROMPT = "> "
+LONGEST, HEAD = 16, 12  # a list printed whole up to LONGEST lines, else by its first HEAD
 IDLE_S = 0.05  # with a web page on: how often the table looks for a seat's decision while the person types
 
 
@@ -213,6 +215,7 @@ class Terminal:
             self.run(1.0)
             bot_turn = flow.game.current_player in self.bots
             busy = self.players is not None and not self.players.idle()
+            busy = busy or self.table.display.waiting  # a screen still waits behind a message (a spin's number)
             quiet = 0 if flow.seq != seq or bot_turn or busy else quiet + 1
             if quiet >= 2:
                 return
@@ -271,6 +274,15 @@ def persons_to_fix(flow: Flow, journal: Any, bots: Mapping[str, Any]) -> bool:
     return not flow.referee.restoring and flow.game.current_player not in bots
 
 
+def shortened(screen: Screen) -> str:
+    """A screen as the terminal prints it: a list longer than ``LONGEST`` lines (Cannon Ball's set-up, 78) by
+    its head and how many more, since it is printed again at each piece put or lifted; a menu whole."""
+    if screen.selected is not None or len(screen.lines) <= LONGEST:
+        return screen.text()
+    rest = len(screen.lines) - HEAD
+    return replace(screen, lines=(*screen.lines[:HEAD], f"... and {rest} more ('fix' does them all)")).text()
+
+
 def seat_name(names: Mapping[str, str], seat: str) -> str:
     """A seat as the terminal names it: the profile's name for it, else the seat capitalized as the screens
     do (``gray`` -> ``Gray``; ``p2`` stays ``p2``)."""
@@ -323,7 +335,7 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
             return
         last[0] = screen
         shown[0] += 1
-        text = screen.text()
+        text = shortened(screen)
         if held:
             if held[0] and held[0].split("\n", 1)[0] != text.split("\n", 1)[0]:
                 out("\n" + held[0])  # another screen: the one held is worth reading after all

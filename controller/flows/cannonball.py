@@ -395,7 +395,7 @@ class CannonballFlow(SensedFlow[State]):
             state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
             return Screen("Set up the board", (*notice, *state), footer="Cannon Ball")
         if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
-            title = f"After {self.last_step}:" if self.referee.restoring else "Fix the board"
+            title = f"After {self.last_step}:" if self.referee.restoring and self.last_step else "Fix the board"
             return Screen(title, (*notice, *self.fixups), footer="then play on")
         if self.state is Phase.ENTER:
             who = NAMES[g.players[g.to_move]]
@@ -409,7 +409,10 @@ class CannonballFlow(SensedFlow[State]):
                            footer="far table plays")
         if self.state in (Phase.MENU, Phase.CHOOSE):
             who = NAMES[g.players[g.to_move]]
-            title = (f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn")
+            if self.state is Phase.CHOOSE:  # the board could be read more than one way, or the menu was asked for
+                title = "Which move?"  # the steps left follow (the menu's n/N counter takes the title's room)
+            else:
+                title = f"{who}: {g.budget} left" if g.budget is not None else f"{who}: your turn"
             return Screen(title, tuple(menu_label(m) for m in self.candidates), selected=self.selected,
                           footer="NEXT/PREV, OK" + (", BACK" if self.state is Phase.CHOOSE else ""))
         return position_screen(g, self.notice, self.last_step)

@@ -31,8 +31,8 @@ def position_screen(g: State, notice: str = "", last: str = "") -> Screen:
     if g.is_chance():
         return Screen(f"{who}: press SPIN", (tnt, *laid, *lines), footer="the Fort Commander", headline=who)
     if g.budget is not None:  # the spinner's number, counting down as the march goes
-        return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid), footer="move; OK/NEXT menu",
-                      headline=str(g.budget))
+        return Screen(f"{who} marches: {g.budget} left", (*lines, tnt, *laid),
+                      footer="OK/NEXT: end" if g.budget == 0 else "move; OK/NEXT menu", headline=str(g.budget))
     return Screen(f"{who}: your turn", (*lines, tnt, *laid), footer="NEXT/PREV, OK", headline=who)
 
 
@@ -82,13 +82,15 @@ def chance_shown(screen: Screen, outcomes: Sequence[str]) -> bool:
 
 
 def board_view(state: TableState) -> list[str]:
-    """The battlefield at the terminal, a row of boxes a line, two characters a box (``B`` a blue trooper,
-    ``B*`` a blue cannon, ``G`` gray, ``.`` empty, a blank where there is no box; a piece the reeds miss in
-    lower case, ``!`` a piece where none should be); then the bridges and the gates."""
+    """The battlefield at the terminal as the rules draw it, Gray's fort at the top (row 19) and Blue's at the
+    bottom: a row of boxes a line, two characters a box (``B`` a blue trooper, ``B*`` a blue cannon, ``G``
+    gray, ``.`` empty, a blank where there is no box; a piece the reeds miss in lower case, ``!`` a piece where
+    none should be); the river (row 10) with its bridges (``==`` standing, ``xx`` blown); then the bridges and
+    the gates by name."""
     wrong = state.disagreeing
     boxes = set(BOX_NAMES)
     lines = ["    " + " ".join(f"{c} " for c in COLUMNS)]
-    for row in range(1, 20):
+    for row in range(19, 0, -1):
         cells = []
         for col in COLUMNS:
             name = f"{col}{row}"
@@ -97,6 +99,8 @@ def board_view(state: TableState) -> list[str]:
             if f"box:{name}" in wrong:
                 char = char.lower() if held else "!"
             cells.append(char + ("*" if state.kinds.get(f"box:{name}") == "cannon" else " "))
+            if name not in boxes and col in SITES and row == RIVER:
+                cells[-1] = "==" if f"bridge:{col}" in state.expected else "xx"
         lines.append(f"{row:>3} " + " ".join(cells).rstrip())
     def mark(loc: str) -> str:
         return "!" if loc in wrong else ""
@@ -114,3 +118,4 @@ def _gate(state: TableState, gate: str) -> str:
 
 
 COLUMNS = "abcdefghijkl"
+RIVER = 10  # the row of the river, where the bridges stand
