@@ -128,6 +128,13 @@ class SensedFlow(TableParts[S]):
         """The decisions ``seat`` may make on its own page now, in the game's notation (none by default)."""
         return ()
 
+    def form(self, seat: str) -> Mapping[str, Any] | None:
+        """A decision of ``seat``'s too large for a button each (Scipio's organisation, its three cards), as a
+        form its page fills in: ``title``, ``hint``, ``fields`` (each a ``label``, its ``choices`` and the
+        ``value`` offered first) and ``move``, the notation the values fill (``place rome Y{0} P{1} G{2}``),
+        sent to ``decide`` as any decision is. None: no such decision now (the default)."""
+        return None
+
     def decide(self, seat: str, move: str) -> str | None:
         """A seat's own decision made on its page (a bet, a tip from its hand): taken as the same decision
         made with the buttons (None), or refused with why. A game with no secret decisions takes none."""

@@ -445,4 +445,5 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
         screen=public(shown, io.profile.seats),
         notice=flow.notice, recent=tuple(Line(*line) for line in journal.recent),
         link=link.status.value if link is not None else None, private=MappingProxyType(private),
-        choices=MappingProxyType({seat: mine for seat in game.players if (mine := flow.choices(seat))}))
+        choices=MappingProxyType({seat: mine for seat in game.players if (mine := flow.choices(seat))}),
+        forms=MappingProxyType({seat: form for seat in game.players if (form := flow.form(seat)) is not None}))

@@ -71,6 +71,7 @@ class TableState:
     link: str | None = None  # the board link's state, where the board is read over serial
     private: Mapping[str, Screen] = field(default_factory=_empty)  # each seat's own screen
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=_empty)  # what a seat may decide on its page
+    forms: Mapping[str, Mapping[str, Any]] = field(default_factory=_empty)  # a seat's decision as a form to fill
     seen: frozenset[str] = frozenset()  # a self-test's: the locations seen closing, and working
     report: tuple[str, ...] = ()  # a self-test's report as it stands (its final one once ``over``)
 

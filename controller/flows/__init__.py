@@ -165,4 +165,6 @@ class Flow(Protocol):
 
     def choices(self, seat: str) -> tuple[str, ...]: ...  # what the seat may decide on its own page now
 
+    def form(self, seat: str) -> Mapping[str, Any] | None: ...  # a decision too large for buttons, as a form
+
     def handle(self, event: Event) -> None: ...

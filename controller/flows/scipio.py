@@ -37,9 +37,9 @@ from controller.journal import read
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow, ignore_sensor
-from engines.base import Move
-from engines.scipio import DEFAULT_ORGANISATION, FIELDS, Order, State, location, parse
-from engines.scipio.rules import field_formations
+from engines.base import IllegalMoveError, InvalidMoveError, Move
+from engines.scipio import DEFAULT_ORGANISATION, FIELDS, FORMATIONS, Order, State, location, parse
+from engines.scipio.rules import TOKENS, field_formations
 
 TAP = "tap:"  # formation buttons: "tap:rome:yellow.0" takes one token off that formation
 CARD = "card:"  # pad buttons: "card:rome:7" plays Rome's 7
@@ -127,7 +127,12 @@ class ScipioFlow(SensedFlow[State]):
     @property
     def fixups(self) -> tuple[str, ...]:
         """What the players must put right, by whole location (``rome:yellow.0``: two armies share the formation
-        names): tokens on the formations that read empty, none on those that should be empty."""
+        names): tokens on the formations that read empty, none on those that should be empty. At the set-up
+        (and a resume's check) each formation's whole count, as the organisation says."""
+        if self.state is Phase.BOARD:
+            counts = self.game.occupancy()
+            return tuple(f"put {counts[loc][1]} on {loc}" for loc in self.missing) + \
+                tuple(f"lift {loc}" for loc in self.extra)
         if self.state is not Phase.MISMATCH:
             return ()
         return tuple(f"put 1 on {loc}" for loc in self.missing) + tuple(f"lift {loc}" for loc in self.extra)
@@ -298,6 +303,52 @@ class ScipioFlow(SensedFlow[State]):
         else:
             self.values = [] if self.pads else sorted(g.hands[player])[:3]
         self.ask_entry()
+
+    # -- a seat's own page -----------------------------------------------------------------------------------
+
+    def _page_asks(self, seat: str) -> bool:
+        """The seat's organisation or cards are asked for now, and a person at this table plays it."""
+        g = self.game
+        return (self.state is Phase.ENTRY and g.current_player == seat and g.step in ("org", "place")
+                and seat not in self.context.bots and seat not in self.context.far)
+
+    def form(self, seat: str) -> Mapping[str, Any] | None:
+        """The organisation (six formations, 34 tokens) or the three cards of a phase, as a form on the seat's
+        own page: the same decision the OLED's entry makes, from the hand only the seat sees there."""
+        if not self._page_asks(seat):
+            return None
+        g = self.game
+        if g.step == "org":
+            return {"title": "Your organisation", "hint": f"{TOKENS} tokens in all, 1 to 29 on each formation",
+                    "fields": [{"label": f"{screens.SHORT[formation]} ({formation.partition('.')[0]})",
+                                "choices": [str(n) for n in range(1, 30)], "value": str(count)}
+                               for formation, count in zip(FORMATIONS, DEFAULT_ORGANISATION, strict=True)],
+                    "move": f"org {seat} " + ",".join(f"{{{i}}}" for i in range(len(DEFAULT_ORGANISATION)))}
+        hand = sorted(g.hands[seat])
+        return {"title": f"Your cards, round {g.round} phase {g.phase}", "hint": "a different card on each field",
+                "fields": [{"label": field.capitalize(), "choices": [str(c) for c in hand], "value": str(hand[i])}
+                           for i, field in enumerate(FIELDS)],
+                "move": f"place {seat} Y{{0}} P{{1}} G{{2}}"}
+
+    def decide(self, seat: str, move: str) -> str | None:
+        """An organisation or cards sent from the seat's own page: no one need look away, and the entry on the
+        table is skipped; the same line is journaled, and the table moves on as after the entry's last OK."""
+        g, name = self.game, screens.NAMES.get(seat, seat)
+        if g.is_over():
+            return "the game is over"
+        if seat in self.context.bots or seat in self.context.far:
+            return f"{name} is not played at this table by a person"
+        if not self._page_asks(seat):
+            return f"it is not {name}'s organisation or cards now"
+        try:
+            action = g.parse_move(move)
+        except (InvalidMoveError, IllegalMoveError) as e:
+            return str(e) if g.step == "place" else f"{e}: {TOKENS} tokens in all, 1 to 29 on each formation"
+        if not isinstance(action, Order) or action.army != seat:
+            return f"only {name}'s own organisation or cards are sent from this page"
+        seq = self.journal.seq
+        self._commit(str(action))
+        return None if self.journal.seq > seq else f"not saved: {self.notice or 'the journal could not be written'}"
 
     # -- secret entries -----------------------------------------------------------------------------------
 

@@ -38,7 +38,9 @@ Public keys (``GET /api/state`` and each message of ``GET /api/events``):
 
 A seat's keys (``GET /api/seat/SEAT/state?code=...`` and ``.../events``): ``seat``, ``name``, ``private``
 (its own screen as above, or null), ``choices`` (the decisions it may make on its page now, in the game's
-notation: ``POST /api/seat/SEAT/decide``), ``to_move``, ``turn``, ``over``, ``outcome``, ``screen`` (the
+notation: ``POST /api/seat/SEAT/decide``), ``form`` (a decision too large for a button each, as a form: its
+``title``, ``hint``, ``fields`` of ``label``/``choices``/``value``, and the ``move`` notation they fill, or null),
+``to_move``, ``turn``, ``over``, ``outcome``, ``screen`` (the
 public one).
 """
 
@@ -82,7 +84,7 @@ def seat_state(state: TableState, seat: str) -> dict[str, Any]:
     it is."""
     return {
         "seat": seat, "name": state.name(seat), "private": screen_json(state.private.get(seat)),
-        "choices": list(state.choices.get(seat, ())),
+        "choices": list(state.choices.get(seat, ())), "form": state.forms.get(seat),
         "to_move": state.to_move, "turn": state.name(state.to_move) if state.to_move else "",
         "over": state.over, "outcome": state.outcome, "screen": screen_json(state.screen),
     }

@@ -358,3 +358,102 @@ def test_the_selftest_page_lights_each_cell_and_shows_the_report(browser: Browse
     finally:
         page.close()
         assert table.stop() == 1  # served until SIGTERM; its exit says the board is not sound
+
+
+def test_the_settings_page_saves_with_the_pin_and_refuses_without(browser: Browser, tmp_path: Path,
+                                                                 shots: Path) -> None:
+    """The settings page of a table that takes settings (``play``'s page): a wrong PIN is refused on the page
+    with the table's one line, the PIN saves, and the page reads the saved settings back."""
+    from controller.cli import web_view
+    from controller.settings import Settings
+    from controller.table import profile_for
+    from engines.registry import get_game
+
+    info, profile = get_game("hannibal"), profile_for("hannibal-sim")
+    web = web_view(f"127.0.0.1:{free_port()}", profile, tmp_path, (info, info.seats(None), Settings({}, {}, None)))
+    page = _page(browser)
+    try:
+        page.goto(f"{web.url}settings")
+        _wait(page, "!document.getElementById('settings').hidden", 15)
+        page.fill("input[name=name-yellow]", "Anna")
+        page.select_option("select[name=bot-blue]", "mcts")
+        page.fill("#think", "800")
+        page.fill("#pin", "WRONG1")
+        page.click("#save")
+        _wait(page, "document.getElementById('answer').dataset.taken === 'no'", 10)
+        assert page.text_content("#answer") == "wrong PIN: hold PREV on the table to see it"
+        page.fill("#pin", web.codes.pin.lower())
+        page.click("#save")
+        _wait(page, "document.getElementById('answer').dataset.taken === 'yes'", 10)
+        page.screenshot(path=str(shots / "settings-hannibal-phone.png"), full_page=True)
+        page.reload()
+        _wait(page, "!document.getElementById('settings').hidden", 15)
+        assert page.input_value("input[name=name-yellow]") == "Anna" and page.input_value("#think") == "800"
+        assert page.input_value("select[name=bot-blue]") == "mcts"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        _clean(page, ("403",))  # the browser's own line on the refused save
+    finally:
+        page.close()
+        web.stop()
+
+
+def test_scipio_armies_send_their_organisation_and_cards_from_their_pages(browser: Browser, tmp_path: Path,
+                                                                        shots: Path) -> None:
+    """``play scipio --sim --as all --web``: each army fills its organisation in on its own page (a total other
+    than 34 refused with the table's reason), then Rome its three cards; Carthage's page, the public page and
+    the public stream never show Rome's organisation before the rules reveal it, nor its cards before
+    Carthage has placed its own."""
+    journal = tmp_path / "scipio.jsonl"
+    table = DemoTable("scipio", free_port(), journal, speed=1,
+                      command=("play", "scipio", "--sim", "--as", "all", "--seed", "2"))
+    codes = {seat: table.code(seat) for seat in ("rome", "carthage")}
+    stream: list[bytes] = []
+    done = threading.Event()
+    listener = _listen(table, stream, done)
+    rome, carthage, public = _page(browser), _page(browser), _page(browser)
+
+    def fill(page: Page, values: list[str]) -> None:
+        for i, value in enumerate(values):
+            page.select_option(f"#formfields select[name=f{i}]", value)
+        page.click("#formsend")
+
+    try:
+        rome.goto(f"{table.url}seat/rome?code={codes['rome']}")
+        carthage.goto(f"{table.url}seat/carthage?code={codes['carthage']}")
+        public.goto(table.url)
+        _wait(rome, "document.querySelectorAll('#formfields select').length === 6", 15)
+        assert carthage.locator("#decide").is_hidden()
+        fill(rome, ["9", "9", "9", "9", "9", "9"])
+        _wait(rome, "document.getElementById('answer').dataset.taken === 'no'", 10)
+        assert "34 tokens in all" in (rome.text_content("#answer") or "")
+        fill(rome, ["7", "5", "6", "5", "6", "5"])
+        _wait(rome, "document.getElementById('answer').textContent === 'Taken: org 7,5,6,5,6,5'", 10)
+        for page in (carthage, public):  # Rome's organisation stays Rome's until both are in
+            assert "7,5,6,5,6,5" not in page.evaluate("document.body.innerText + document.body.innerHTML")
+        _wait(carthage, "document.querySelectorAll('#formfields select').length === 6", 15)
+        fill(carthage, ["6", "6", "6", "6", "5", "5"])
+        _wait(carthage, "document.getElementById('answer').textContent === 'Taken: org 6,6,6,6,5,5'", 10)
+        table.wait_for("Place the tokens")
+        table.type("fix")  # the tokens on the formations, as the organisations say
+        table.type("ok")
+        _wait(rome, "document.querySelectorAll('#formfields select').length === 3", 20)
+        rome.screenshot(path=str(shots / "seat-scipio-cards-phone.png"), full_page=True)
+        fill(rome, ["7", "2", "4"])
+        _wait(rome, "document.getElementById('answer').textContent === 'Taken: place Y7 P2 G4'", 10)
+        _wait(carthage, "document.querySelectorAll('#formfields select').length === 3", 15)
+        for page in (carthage, public):
+            body = page.evaluate("document.body.innerText + document.body.innerHTML")
+            assert "Y7 P2 G4" not in body
+        lines = [json.loads(line)["move"] for line in journal.read_text().splitlines()[1:] if '"seq"' in line]
+        assert lines[:2] == ["org rome 7,5,6,5,6,5", "org carthage 6,6,6,6,5,5"] and "place rome Y7 P2 G4" in lines
+        for page in (rome, carthage, public):
+            _clean(page, ("409",))  # the browser's own line on the refused organisation
+    finally:
+        done.set()
+        for page in (rome, carthage, public):
+            page.close()
+        table.type("quit")
+        assert table.process.wait(timeout=20) == 0
+        listener.join(timeout=5)
+    wire = b"".join(stream).decode()
+    assert "Y7 P2 G4" not in wire and "org rome 7,5,6,5,6,5" not in wire.split('"over":true')[0]
