@@ -438,6 +438,7 @@ def test_scipio_armies_send_their_organisation_and_cards_from_their_pages(browse
         table.type("ok")
         _wait(rome, "document.querySelectorAll('#formfields select').length === 3", 20)
         rome.screenshot(path=str(shots / "seat-scipio-cards-phone.png"), full_page=True)
+        public.screenshot(path=str(shots / "table-scipio-phone.png"), full_page=True)
         fill(rome, ["7", "2", "4"])
         _wait(rome, "document.getElementById('answer').textContent === 'Taken: place Y7 P2 G4'", 10)
         _wait(carthage, "document.querySelectorAll('#formfields select').length === 3", 15)
@@ -457,3 +458,21 @@ def test_scipio_armies_send_their_organisation_and_cards_from_their_pages(browse
         listener.join(timeout=5)
     wire = b"".join(stream).decode()
     assert "Y7 P2 G4" not in wire and "org rome 7,5,6,5,6,5" not in wire.split('"over":true')[0]
+
+
+def test_the_factional_tray_is_drawn_with_its_honor_board(browser: Browser, tmp_path: Path, shots: Path) -> None:
+    """A Factional demo's table page: the Honor tray's provinces with their chits, the Honor standings in the
+    scores, at phone size."""
+    table = DemoTable("factional", free_port(), tmp_path / "factional.jsonl", speed=50)
+    page = _page(browser)
+    try:
+        page.goto(table.url)
+        _wait(page, "Number(document.body.dataset.seq || '-1') >= 3", 60)
+        _wait(page, "document.querySelectorAll('g.place.held').length >= 10", 15)
+        assert page.locator("#scores tr").count() == 4  # the four factions' Honor
+        page.screenshot(path=str(shots / "table-factional-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        _clean(page)
+    finally:
+        page.close()
+        assert table.stop() == 0

@@ -11,7 +11,7 @@ function render(state) {
   $("title").textContent = state.title;
   document.title = `${state.title} - boardkeeper`;
   $("turn").textContent = state.over ? `Game over: ${state.outcome}`
-    : state.turn ? `${state.turn} to move` : state.phase ? `${state.phase}...` : "waiting for the game";
+    : state.turn ? `${state.turn} to move` : state.screen ? state.screen.title : "waiting for the game";
   $("turn").classList.toggle("over", state.over);
   const dice = $("dice");
   dice.replaceChildren(...state.dice.map((d) => Live.el("span", d ? "die" : "die blank", d ? String(d) : "")));
