@@ -345,7 +345,7 @@ class CannonballFlow(SensedFlow[State]):
         self.board.new_position()
         self.notice = said
         if isinstance(move, Spin) and not entered:
-            frames = spinner_frames(NAMES[player], move.number)
+            frames = spinner_frames(NAMES[player], move.number, said.partition(": ")[2])
             turning = bool(self.spinner)  # a far table's spin while this one's dial still turns: after it
             self.spinner += [(frame, n == len(frames) - 1) for n, frame in enumerate(frames)]
             if not turning:  # once the last spin's number has had its time
@@ -418,14 +418,17 @@ class CannonballFlow(SensedFlow[State]):
         return position_screen(g, self.notice, self.last_step)
 
 
-def spinner_frames(who: str, number: int) -> list[Screen]:
+def spinner_frames(who: str, number: int, result: str = "") -> list[Screen]:
     """The Fort Commander turning on the OLED: the dial's numbers sliding under the pointer and stopping
-    on ``number`` (shown only after the number was journaled)."""
+    on ``number`` (shown only after the number was journaled); the last frame says what the number decided
+    (``result``: "Gray marches first", "odd: the storm fails") where the pointer was, since the players' next
+    step may come before the position's screen does."""
     frames = []
     for k in range(SPINNER_FRAMES, -1, -1):
         at = (number - 1 - k) % 12
         dial = " ".join(f"{(at + d) % 12 + 1:>2}" if d else f"[{at + 1}]" for d in range(-2, 3))
-        frames.append(Screen(f"{who} spins..." if k else f"{who} spun {number}", ("       v", dial),
+        lines = ("       v", dial) if k or not result else (dial, result)
+        frames.append(Screen(f"{who} spins..." if k else f"{who} spun {number}", lines,
                              footer="the Fort Commander", headline=str(at + 1)))
     return frames
 

@@ -475,6 +475,29 @@ def test_play_cannonball_sim_at_the_terminal(tmp_path: Path) -> None:
     assert f"game saved in {path}" in result.stdout
 
 
+def test_a_spin_keyed_in_at_the_terminal_is_said_with_what_it_decided(tmp_path: Path) -> None:
+    """The person keys their own spin in (NEXT at the prompt; the bots' hands leave the entry alone): it is
+    journaled as entered, its number held on screen before Gray's dial turns, Gray's spin narrated as it is
+    journaled and said with what the spin-off decided; the battlefield is drawn as the rules draw it, Gray's
+    fort (row 19) at the top, the river's bridges on row 10."""
+    path = tmp_path / "cb.jsonl"
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "cannonball", "--sim", "--seed", "2",
+                             "--journal", str(path)], input="fix\nnext\nnext\nok\nwait 6\nboard\nquit\n",
+                            cwd=ROOT_DIR, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert lines[0]["move"] == "spin blue 2" and lines[0].get("entered") is True  # NEXT opens the entry at 1
+    gray = int(lines[1]["move"].split()[-1])
+    out = result.stdout
+    assert "Blue: your spin" in out and "  Spin: 2" in out
+    assert f"  (spin gray {gray})" in out  # narrated as journaled
+    first = "Blue" if gray < 2 else "Gray"
+    said = "a tie, spin again" if gray == 2 else f"{first} marches first"
+    assert f"Gray spun {gray}\n" in out and f"\n  {said}\n" in out.split(f"Gray spun {gray}\n", 1)[1], out[-3000:]
+    board = out[out.rindex("    a  b  c"):]
+    assert board.index(" 19 ") < board.index(" 10 ") < board.index("  1 ") and " 10    ==    ==" in board
+
+
 GATE_TNT_SEED = 18  # heuristic self-play in which gray wins by TNT under blue's north gate
 
 
