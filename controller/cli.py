@@ -668,29 +668,57 @@ def play_menu(folder: Path, attach: Callable[[Any], None] | None = None) -> int:
     state = state_dir()
     state.mkdir(parents=True, exist_ok=True)
     current = boards[first_choice(boards, state, saved_boards(boards, state))]  # the one most likely plugged in
+    lead = next((b for b in boards if b.web.enabled), None)  # the table's page, where a board's [web] turns it on
+    web = web_view(None, lead, state) if lead is not None else None
+
+    def take_up(board: Any) -> Any:
+        io = _board_io(board, attach)
+        if web is not None:
+            from controller.web.matrix import matrix_json
+
+            web.serve(io.feed, io.loop, io.display)
+            web.matrix = matrix_json(board)
+        return io
+
     io = None
     try:
-        io = _board_io(current, attach)
+        io = take_up(current)
         while True:
             chosen = choose_board(io, boards, state) if len(boards) > 1 else boards[0]
             if chosen is not current:
                 io.close()
-                io = _board_io(chosen, attach)
+                io = take_up(chosen)
                 current = chosen
             info = game_info(chosen.game)
             path = state / f"{info.name}.jsonl"
             announce(info.name, chosen.path, path)
             seats = info.seats(None)
+            if web is not None:
+                _menu_settings(web, info, seats, chosen, boards, state)
             play_games(io, info, path, options=info.options(sim=False), seats=seats,
                        bots=table_bots(info, seats, [], None, chosen, saved_search=_saved_search(path)),
-                       given=[], think_ms=None, menu=len(boards) > 1)
+                       given=[], think_ms=None, web=web, menu=len(boards) > 1)
             if len(boards) == 1:
                 return 0
     except StopRequested as e:
         if io is not None:
             say_stopped(io.display, io.feed, io.oled)
         log.info("stopped by %s; every game is safe in %s", e, state)
+    finally:
+        if web is not None:
+            web.stop()
     return 0
+
+
+def _menu_settings(web: Any, info: GameInfo, seats: tuple[str, ...], board: Any, boards: list[Any],
+                   state: Path) -> None:
+    """The settings page of the board chosen from the menu: its game's seats, and the board to play next."""
+    from controller.settings import Settings
+    from controller.web.settings_desk import SettingsDesk
+
+    choices = [(b.path.name, f"{game_info(b.game).title}: {b.name}") for b in boards]
+    web.desk = SettingsDesk(info, seats, Settings(board.seats, {}, think_budget(None, board)), state, web.codes,
+                            boards=choices)
 
 
 def _board_io(board: Any, attach: Callable[[Any], None] | None) -> Any:

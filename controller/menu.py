@@ -47,16 +47,30 @@ def saved_boards(boards: list[Profile], state: Path) -> set[int]:
 def first_choice(boards: list[Profile], state: Path, saved: set[int]) -> int:
     """Where the menu opens: on a board whose game is ``saved`` unfinished (the last chosen of those first),
     else the last chosen, else the first."""
-    last = (state / LAST).read_text().strip() if (state / LAST).exists() else ""
+    last = chosen_last(state)
     order = sorted(range(len(boards)), key=lambda i: boards[i].path.name != last)
     return next((i for i in order if i in saved), order[0])
 
 
 def remember(board: Profile, state: Path) -> None:
     try:
-        (state / LAST).write_text(board.path.name + "\n")
+        choose_next(board.path.name, state)
     except OSError as e:  # a full or read-only card: the menu opens on the first board next time, nothing worse
         log.warning("cannot remember the board chosen: %s", e.strerror or e)
+
+
+def choose_next(name: str, state: Path) -> None:
+    """The board (its profile's file name) the menu opens on next, unless a game is saved unfinished (the OLED's
+    choice, or the web page's settings); ``OSError`` if the card cannot take it."""
+    (state / LAST).write_text(name + "\n")
+
+
+def chosen_last(state: Path) -> str:
+    """The file name of the board chosen last ("" for none)."""
+    try:
+        return (state / LAST).read_text().strip()
+    except OSError:
+        return ""
 
 
 def menu_screen(boards: list[Profile], selected: int, saved: set[int]) -> Screen:

@@ -76,12 +76,13 @@ class Pages:
     """The handlers, over the newest state (``published``), the seat codes and the journal folder."""
 
     def __init__(self, published: Published, codes: SeatCodes, folder: Path | None,
-                 submit: Submit | None = None, matrix: Mapping[str, Any] | None = None,
-                 desk: SettingsDesk | None = None) -> None:
+                 submit: Submit | None = None, matrix: Callable[[], Mapping[str, Any] | None] = lambda: None,
+                 desk: Callable[[], SettingsDesk | None] = lambda: None) -> None:
         self.published = published
         self.codes = codes
         self.folder = folder
         self.submit = submit  # hands a seat's decision to the game's loop (None: no table takes any)
+        # asked at each request: a table with a game menu changes boards, and with them both
         self.matrix = matrix  # the board's wiring (``controller.web.matrix``), for the self-test view
         self.desk = desk  # the table's settings (None: this table takes none, e.g. a demo's)
         self._public: tuple[int, bytes] = (-1, b"")
@@ -203,15 +204,17 @@ class Pages:
         return web.json_response({"taken": True}, headers={"Cache-Control": "no-store"})
 
     async def settings(self, request: web.Request) -> web.StreamResponse:
-        if self.desk is None:
+        desk = self.desk()
+        if desk is None:
             raise web.HTTPNotFound(text="this table takes no settings from its page (a demo's table)\n")
-        return web.json_response(self.desk.current(), headers={"Cache-Control": "no-store"})
+        return web.json_response(desk.current(), headers={"Cache-Control": "no-store"})
 
     async def change_settings(self, request: web.Request) -> web.StreamResponse:
         """New settings with the table's PIN, from this page's own origin, as JSON; answered ``{"saved": true}``
         or an error status with one line why."""
         _same_origin(request)
-        if self.desk is None:
+        desk = self.desk()
+        if desk is None:
             raise web.HTTPNotFound(text="this table takes no settings from its page (a demo's table)\n")
         if request.content_type != "application/json":
             raise web.HTTPUnsupportedMediaType(text='send the settings as JSON: {"pin": "...", ...}\n')
@@ -222,7 +225,7 @@ class Pages:
         except ValueError:
             raise web.HTTPBadRequest(text="not JSON\n") from None
         try:
-            answer = self.desk.change(body)
+            answer = desk.change(body)
         except Refused as e:
             return web.Response(text=f"{e}\n", status=e.status, headers={"Cache-Control": "no-store"})
         return web.json_response(answer, headers={"Cache-Control": "no-store"})
@@ -277,9 +280,10 @@ class Pages:
                             headers={"Cache-Control": "max-age=3600"})
 
     async def wiring(self, request: web.Request) -> web.StreamResponse:
-        if self.matrix is None:
+        matrix = self.matrix()
+        if matrix is None:
             raise web.HTTPNotFound(text="this page was started without a board's wiring\n")
-        return web.json_response(dict(self.matrix), headers={"Cache-Control": "no-store"})
+        return web.json_response(dict(matrix), headers={"Cache-Control": "no-store"})
 
     async def journal_list(self, request: web.Request) -> web.StreamResponse:
         listed = journals.listing(self.folder) if self.folder is not None else []

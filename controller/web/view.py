@@ -170,7 +170,7 @@ class WebView:
     async def _serve(self, ready: threading.Event, failed: list[BaseException],
                      loop: asyncio.AbstractEventLoop) -> None:
         published = Published()
-        pages = Pages(published, self.codes, self.folder, self._submit, self.matrix, self.desk)
+        pages = Pages(published, self.codes, self.folder, self._submit, lambda: self.matrix, lambda: self.desk)
         runner = web.AppRunner(pages.app(), access_log=None, shutdown_timeout=SHUTDOWN_S)
         try:
             await runner.setup()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT_DIR
 from web_helpers import free_port
 
 from controller.cli import play_games, web_view
@@ -158,3 +159,51 @@ def test_too_many_wrong_pins_lock_the_settings_and_a_broken_file_is_not_used(
     assert [code for code, _ in said] == [403] * 5 + [429] and "too many wrong PINs" in said[-1][1]
     assert "settings.json: hannibal's settings are not used: seats.yellow" in caplog.text
     assert [s["name"] for s in state["seats"]] == ["yellow", "blue"]  # the profile's names, as if none were saved
+
+
+def test_a_tables_game_menu_serves_its_page_and_the_settings_choose_the_next_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --menu DIR`` with two boards installed, one whose profile turns the page on: the page follows the
+    menu and the board chosen (its matrix for the self-test view), the settings offer the installed boards, and
+    the PIN off the OLED saves the one the menu opens on next."""
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    port = free_port()
+    for name in ("hannibal-sim", "factional-sim"):
+        text = (ROOT_DIR / "hw_config" / "profiles" / f"{name}.toml").read_text()
+        if name == "hannibal-sim":
+            text += f'\n[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n'
+        (folder / f"{name}.toml").write_text(text)
+    state = tmp_path / "state"
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))
+    url = f"http://127.0.0.1:{port}/"
+    said: dict[str, Any] = {}
+
+    def steps(io: Any) -> Step:
+        yield 1.0
+        said["menu"] = _get(f"{url}api/state")["screen"]["title"]
+        ok = io.profile.buttons["OK"].pin
+        io.hardware.board.press_pin(ok)  # the menu opens on the first board: Factional's tray
+        yield 0.2
+        io.hardware.board.release_pin(ok)
+        yield 2.0  # the board chosen is the one the menu showed on: its game is put on the table
+        said["matrix"] = _get(f"{url}api/matrix")["board"]
+        said["before"] = _get(f"{url}api/settings")
+        prev = io.profile.buttons["PREV"].pin
+        io.hardware.board.press_pin(prev)
+        yield io.profile.timing.hold_s + 0.3
+        io.hardware.board.release_pin(prev)
+        yield 0.3
+        pin = io.display.current.lines[0]
+        said["bad"] = _post(f"{url}api/settings", {"pin": pin, "next": "chess.toml"})
+        said["good"] = _post(f"{url}api/settings", {"pin": pin, "next": "hannibal-sim.toml"})
+
+    from controller.cli import play_menu
+
+    assert play_menu(folder, attach=Script(steps).attach) == 0
+    assert said["menu"] == "Which board?"
+    assert said["matrix"] == "Factional Hannibal Honor tray (simulated, tray over serial)", said["matrix"]
+    boards = [b["file"] for b in said["before"]["boards"]]
+    assert boards == ["factional-sim.toml", "hannibal-sim.toml"] and said["before"]["next"] == "factional-sim.toml"
+    assert said["bad"] == (400, "next: 'chess.toml' is no board of this table's menu\n")
+    assert said["good"][0] == 200 and (state / "menu-last").read_text() == "hannibal-sim.toml\n"

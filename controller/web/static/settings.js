@@ -1,6 +1,6 @@
 "use strict";
-// The settings page: the seats' names and who plays each seat, and how long a searching bot thinks, as the
-// table has them (/api/settings); saved with the table's PIN, which the OLED shows while PREV is held. The
+// The settings page: the seats' names and who plays each seat, how long a searching bot thinks, and on a
+// table with a game menu the game to play next, as the table has them (/api/settings); saved with the table's PIN, which the OLED shows while PREV is held. The
 // table checks everything again and answers saved, or one line why not.
 
 (() => {
@@ -39,6 +39,12 @@
     $("think").min = String(settings.think_range[0]);
     $("think").max = String(settings.think_range[1]);
     $("think").value = settings.think_ms === null ? "" : String(settings.think_ms);
+    $("nextrow").hidden = settings.boards.length < 2;
+    $("next").replaceChildren(...settings.boards.map((board) => {
+      const option = el("option", { value: board.file }, board.title);
+      option.selected = board.file === settings.next;
+      return option;
+    }));
     $("applies").textContent = settings.applies;
     $("settings").hidden = false;
   }
@@ -64,6 +70,7 @@
     }
     const think = $("think").value.trim();
     const body = { pin: $("pin").value.trim(), names, bots, think_ms: think === "" ? null : Number(think) };
+    if (!$("nextrow").hidden) body.next = $("next").value;
     $("answer").textContent = "saving...";
     try {
       const answer = await fetch("/api/settings", {
