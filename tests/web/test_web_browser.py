@@ -121,6 +121,17 @@ def _listen(table: DemoTable, stream: list[bytes], done: threading.Event) -> thr
     return listener
 
 
+def _quit(table: DemoTable, pages: tuple[Page, ...], done: threading.Event, listener: threading.Thread) -> None:
+    """The end of a person's game at the terminal with pages open on it: the stream's listener stopped, the
+    pages closed, ``quit`` typed (the game is kept; exit 0)."""
+    done.set()
+    for page in pages:
+        page.close()
+    table.type("quit")
+    assert table.process.wait(timeout=20) == 0
+    listener.join(timeout=5)
+
+
 def _state(table: DemoTable) -> dict[str, object]:
     """The public state, once the table has one (503 while it starts: a resumed game is replayed first)."""
     deadline = time.monotonic() + 15
@@ -288,12 +299,7 @@ def test_a_seat_bets_from_its_page_and_no_one_else_sees_the_bet(browser: Browser
         for page in (mine, theirs, public):
             _clean(page)
     finally:
-        done.set()
-        for page in (mine, theirs, public):
-            page.close()
-        table.type("quit")
-        assert table.process.wait(timeout=20) == 0
-        listener.join(timeout=5)
+        _quit(table, (mine, theirs, public), done, listener)
     assert answered < 2.0, answered
     wire, out = b"".join(stream).decode(), "".join(table.log)
     assert wire.count("data: {") >= 3
@@ -450,12 +456,7 @@ def test_scipio_armies_send_their_organisation_and_cards_from_their_pages(browse
         for page in (rome, carthage, public):
             _clean(page, ("409",))  # the browser's own line on the refused organisation
     finally:
-        done.set()
-        for page in (rome, carthage, public):
-            page.close()
-        table.type("quit")
-        assert table.process.wait(timeout=20) == 0
-        listener.join(timeout=5)
+        _quit(table, (rome, carthage, public), done, listener)
     wire = b"".join(stream).decode()
     assert "Y7 P2 G4" not in wire and "org rome 7,5,6,5,6,5" not in wire.split('"over":true')[0]
 

@@ -89,6 +89,16 @@ const Live = {
     if (screen.footer) holder.append(Live.el("div", "footer", screen.footer));
   },
 
+  // GET `url` as JSON; a refusal's one line goes in the element `messageId`, shown, and null comes back
+  async json(url, messageId) {
+    const answer = await fetch(url, { cache: "no-store" });
+    if (answer.ok) return answer.json();
+    const message = document.getElementById(messageId);
+    message.hidden = false;
+    message.textContent = (await answer.text()).trim();
+    return null;
+  },
+
   el(tag, css, text) {
     const node = document.createElement(tag);
     if (css) node.className = css;

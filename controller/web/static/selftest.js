@@ -8,13 +8,8 @@ const $ = (id) => document.getElementById(id);
 const cells = new Map();  // location -> its <td>
 
 async function drawMatrix() {
-  const answer = await fetch("/api/matrix", { cache: "no-store" });
-  if (!answer.ok) {
-    $("smessage").hidden = false;
-    $("smessage").textContent = (await answer.text()).trim();
-    return;
-  }
-  const wiring = await answer.json();
+  const wiring = await Live.json("/api/matrix", "smessage");
+  if (!wiring) return;
   $("title").textContent = `Self-test: ${wiring.board}`;
   const at = new Map();
   for (const [loc, [r, c, label]] of Object.entries(wiring.cells)) at.set(`${r},${c}`, { loc, label });

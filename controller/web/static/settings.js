@@ -50,13 +50,8 @@
   }
 
   async function load() {
-    const answer = await fetch("/api/settings", { cache: "no-store" });
-    if (!answer.ok) {
-      $("smessage").hidden = false;
-      $("smessage").textContent = (await answer.text()).trim();
-      return;
-    }
-    draw(await answer.json());
+    const settings = await Live.json("/api/settings", "smessage");
+    if (settings) draw(settings);
   }
 
   $("settings").addEventListener("submit", async (event) => {
