@@ -54,6 +54,13 @@ class Phase(Enum):
     OVER = "over"
 
 
+WRONG_BUTTON = {
+    Phase.SPIN: "SPIN spins",  # NEXT keys in the players' own spin
+    Phase.MARCH: "move; OK/NEXT: menu",
+}
+"""What a press that does nothing is told where the screen has a line for it (a menu's footer says its buttons)."""
+
+
 def physical_moves(game: State) -> list[Move]:
     """The moves a hand makes on the board now, one per distinct result: trooper steps, crossings,
     cannon moves (escorted ones once per cannon box, escort boxes and escort landing boxes, in a
@@ -265,9 +272,10 @@ class CannonballFlow(SensedFlow[State]):
                 self.board.judge(settled=True)  # the step stands: a board put back must now be put right
         elif phase in (Phase.SETUP, Phase.FIXUP) and button == "OK":
             self.board.ok_on_fixup()  # a sensor named as stuck or dead is ignored
-        elif phase in (Phase.MENU, Phase.CHOOSE):
+        elif phase in (Phase.MENU, Phase.CHOOSE) and button != "SPIN":
             self._menu_button(button)
-        else:
+        else:  # a button that does nothing here: the screen says which one does
+            self.notice = WRONG_BUTTON.get(phase, self.notice)
             self.redraw()
 
     def _menu_button(self, button: str) -> None:
