@@ -318,6 +318,7 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     last: list[Screen | None] = [None]
     held: list[str] = []  # while ``fix`` works down a checklist, each screen waits for the next one
     told = [0]  # the journal lines said so far
+    bot_seats = frozenset(seat for seat in seats if seat not in humans)
     hidden = get_game(game).hidden
 
     def see(state: TableState) -> None:
@@ -332,6 +333,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         told[0] = max([told[0], *(line.seq for line in state.recent)])
         screen = state.seen_by(*humans)
         if screen is None or screen == last[0]:
+            return
+        if screen.selected is not None and state.to_move in bot_seats:  # a bot's own menu: its choice is narrated
             return
         last[0] = screen
         shown[0] += 1
@@ -433,6 +436,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
     finally:
         table.journal.close()
     if table.finished():
+        for line in board.lines(again=True):  # the board as the game ended (a gate fallen, the last removals)
+            out(line)
         table.log_over()
         out(f"game over: {table.outcome()}")
     else:

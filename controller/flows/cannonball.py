@@ -403,7 +403,9 @@ class CannonballFlow(SensedFlow[State]):
             state = self.fixups or (("Board OK",) if self.board_matches() else ("Reading the board...",))
             return Screen("Set up the board", (*notice, *state), footer="Cannon Ball")
         if self.state is Phase.FIXUP:  # a checklist after a move (removals, a menu move), or a misplaced piece
-            title = f"After {self.last_step}:" if self.referee.restoring and self.last_step else "Fix the board"
+            taken = self.notice.startswith("Taken back")  # the list puts back the step undone, not the one shown
+            title = "Take back:" if taken else \
+                f"After {self.last_step}:" if self.referee.restoring and self.last_step else "Fix the board"
             return Screen(title, (*notice, *self.fixups), footer="then play on")
         if self.state is Phase.ENTER:
             who = NAMES[g.players[g.to_move]]
