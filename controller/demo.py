@@ -100,6 +100,7 @@ def run_demo(seed: int, journal: Path, *, game: str | None = None, frames: Path 
     kinds = {seat: kind for seat, kind in (seats or default).items() if seat not in far}
     bots = {p: make_bot(k, random.Random(f"{seed}:{p}:{table.journal.seq}")) for p, k in kinds.items()}
     players = scripted_players(prof.game)(hardware.board, prof, table.flow, bots, random.Random(seed), mistakes)
+    players.patient = speed is not None  # a demo paced for a person to watch: its hands wait as people would
     table.loop.add_source(players.poll)
     if faults is not None:
         faults(table)

@@ -352,6 +352,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         attach(table)
     bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat not in humans}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng) if bots else None
+    if players is not None:
+        players.patient = True  # a person reads each screen: the bots' hands wait for it, as people would
     if players is not None:  # hands for the bots' seats; a person playing every seat needs none
         table.loop.add_source(partial(_hands_off, table.flow, table.journal, bots, players.poll))
     term = Terminal(table, hw, prof, players, bots, out)

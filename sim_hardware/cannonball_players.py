@@ -54,6 +54,8 @@ class ScriptedCannonballTable(ScriptedPeople):
 
     def _look(self, game: State, phase: str, now: float) -> None:
         flow = self.flow
+        if self.patient and (flow.spinner or flow.display.held_s):  # the dial turns, or its number is up
+            return
         if phase in ("setup", "fixup"):
             if not self._ignore_named_sensor(flow.notice):
                 self._tidy(game)

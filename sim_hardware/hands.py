@@ -109,6 +109,10 @@ class ScriptedPeople(Hands):
         self.mistakes = mistakes
         self.mistakes_made = 0
         self.cells = profile.locations
+        self.patient = False
+        """Watched by a person (the terminal, a page at a person's pace): the hands wait until what the screen
+        says has been up long enough to read (a spin's number) before they act on it, as people at the table
+        would. Tests and unpaced demos leave it off: a game's moves are the same either way, only slower."""
         self._fixups_done: tuple[tuple[str, ...], float] | None = None
         self._own_state()
 
