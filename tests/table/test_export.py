@@ -8,7 +8,7 @@ import pytest
 
 from controller.cli import main
 from controller.journal import read, replay
-from controller.table import outcome
+from controller.table import outcome, position_screen
 from engines.registry import get_game
 
 
@@ -44,3 +44,32 @@ def test_every_game_explains_its_notation() -> None:
 
     for info in games():
         assert info.notation, f"{info.name}: no notation key for export"
+
+
+def test_a_roll_the_players_keyed_in_is_marked_and_the_end_says_how_it_was_won(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A spin keyed in at the terminal (NEXT, NEXT, OK: 2) is marked under its line; a finished game's export
+    shows the table's last screen, which says what won, before the result."""
+    import subprocess
+    import sys
+
+    from support import ROOT_DIR
+
+    journal = tmp_path / "cb.jsonl"
+    subprocess.run([sys.executable, "-m", "controller.cli", "play", "cannonball", "--sim", "--seed", "2", "--journal",
+                    str(journal)], input="fix\nnext\nnext\nok\nquit\n", cwd=ROOT_DIR, capture_output=True, text=True,
+                   timeout=300, check=True)
+    assert main(["export", str(journal)]) == 0
+    text = capsys.readouterr().out
+    first = text.splitlines().index("    1  chance   spin blue 2")
+    assert text.splitlines()[first + 1] == "       keyed in: the players' own dice or spinner, not the table's"
+    assert "the table's last screen:" not in text and text.rstrip().endswith("result: not finished yet")
+    done = tmp_path / "hannibal.jsonl"
+    assert main(["demo", "hannibal", "--seed", "2", "--journal", str(done), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["export", str(done)]) == 0
+    end = capsys.readouterr().out.split("the table's last screen:\n", 1)[1]
+    final = replay(read(done), done)[-1]
+    shown = position_screen(final).text().splitlines()
+    assert end.splitlines() == [f"       {row}" for row in shown] + ["", f"result: {outcome(final)}"], end
+    assert "wins" in shown[0] or "won" in end, shown  # Hannibal's result screen names the winner
