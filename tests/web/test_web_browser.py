@@ -9,6 +9,7 @@ page, another seat's page, the public stream nor the log ever shows. Screenshots
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -477,3 +478,45 @@ def test_the_factional_tray_is_drawn_with_its_honor_board(browser: Browser, tmp_
     finally:
         page.close()
         assert table.stop() == 0
+
+
+@pytest.mark.parametrize("game", ["hannibal", "scipio", "hannipe", "cannonball", "factional"])
+def test_each_games_journal_self_test_and_settings_pages(browser: Browser, tmp_path: Path, shots: Path,
+                                                        game: str) -> None:
+    """The pages every game shares, for each game, at phone size: a journal of it stepped through on the games
+    page (a whole game where it hides information until its end, else part of one), its board's self-test run
+    by scripted hands, and its settings."""
+    from controller.cli import web_view
+    from controller.demo import DemoTooLongError, run_demo
+    from controller.settings import Settings
+    from controller.table import profile_for
+    from engines.registry import get_game
+
+    info, profile = get_game(game), profile_for(f"{game}-sim")
+    journal = tmp_path / f"{game}.jsonl"
+    with contextlib.suppress(DemoTooLongError):  # a game that hides nothing is shown unfinished: a minute will do
+        run_demo(2, journal, game=game, max_seconds=3600 if info.hidden else 60)
+    web = web_view(f"127.0.0.1:{free_port()}", profile, tmp_path, (info, info.seats(None), Settings({}, {}, None)))
+    selftest = DemoTable(game, free_port(), None, speed=0, command=(
+        "selftest", f"{game}-sim", "--script", "--speed", "60"))
+    page = _page(browser)
+    try:
+        page.goto(f"{web.url}games#{journal.name}")
+        _wait(page, "document.body.dataset.step === '0'", 30)
+        page.click("#last")
+        assert int(page.evaluate("document.body.dataset.step")) == page.locator("#moves li").count() > 0
+        page.screenshot(path=str(shots / f"games-{game}-phone.png"))
+        page.goto(f"{web.url}settings")
+        _wait(page, "!document.getElementById('settings').hidden", 15)
+        assert page.locator("#seatrows tr").count() == len(info.seats(None))
+        page.screenshot(path=str(shots / f"settings-{game}-phone.png"), full_page=True)
+        page.goto(f"{selftest.url}selftest")
+        _wait(page, "document.body.dataset.done === 'yes'", 90)
+        assert page.locator("#matrix td.seen").count() == len(profile.cells)
+        page.screenshot(path=str(shots / f"selftest-{game}-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # a wide matrix scrolls
+        _clean(page)
+    finally:
+        page.close()
+        web.stop()
+        assert selftest.stop() == 0
