@@ -124,6 +124,19 @@ def _pin(button: str) -> int:
     return pin
 
 
+def _press_until(table: Table, button: str, what: str, check: Callable[[], object]) -> None:
+    """Press ``button`` as a person does, again if nothing came of it: on a loaded machine the service may
+    miss a short press, and a person who sees no answer presses again."""
+    for _ in range(3):
+        table.press(_pin(button))
+        try:
+            until(what, check, timeout=10.0)
+            return
+        except AssertionError:
+            continue
+    until(what, check, timeout=10.0)
+
+
 def _make_a_move(table: Table) -> str:
     """Move a piece as a player would: a legal move whose pieces the sensors see change and no other legal
     move leaves the same way; returns its notation once the service has journaled it."""
@@ -140,10 +153,9 @@ def _make_a_move(table: Table) -> str:
     if seen is None:  # every move lands on a stack the reeds already see (the dice decide): as a player does,
         # move a piece within the stacks, press OK ("OK if no change") and take the first move the list offers
         assert now in after, f"no legal move from {state.occupancy()}"
-        table.press(_pin("OK"))
-        time.sleep(1.0)
-        table.press(_pin("OK"))
-        until("the service journals the move picked", lambda: len(table.journal_lines()) > before)
+        _press_until(table, "OK", "the list of moves", lambda: table.show("StatusText") == "hannibal: Which move?")
+        _press_until(table, "OK", "the service journals the move picked",
+                     lambda: len(table.journal_lines()) > before)
         line = json.loads(table.journal_lines()[before])
         assert line["move"] in after[now], line
         return str(line["move"])
