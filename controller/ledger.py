@@ -10,7 +10,7 @@ flow says only who signs each line and what its screens make of the result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from controller.journal import UNDO, Journal, JournalWriteError
 from engines.base import GameState, Move
@@ -30,21 +30,48 @@ def save_line(journal: Journal, player: str, move: str, state: dict[str, object]
     return None
 
 
+class Sealing(Protocol):
+    """Secret choices held back from the journal until every seat of their decision has sealed its own (remote
+    play: ``controller.remote.seals.Sealer``)."""
+
+    def view(self, real: GameState, seq: int) -> GameState: ...
+
+    def hold(self, real: GameState, seq: int, move: Move, player: str) -> tuple[bool, str | None]: ...
+
+    def due(self, real: GameState, seq: int) -> Move | None: ...
+
+
 class Ledger(Generic[S]):
-    """``game`` is the position; ``steps`` the steps since the last chance outcome (position before,
-    notation), from the journal on a resume: what may still be taken back."""
+    """``real`` is the position the journal holds; ``steps`` the steps since the last chance outcome (position
+    before, notation), from the journal on a resume: what may still be taken back. ``game`` is the position the
+    flow plays on: the real one, unless ``sealing`` holds secret choices back (then its ``view``)."""
 
     def __init__(self, game: S, journal: Journal, steps: list[tuple[S, str]], log: Callable[[str], None]) -> None:
-        self.game = game
+        self.real = game
         self.journal = journal
         self.steps = steps
         self.log = log
+        self.sealing: Sealing | None = None
+
+    @property
+    def game(self) -> S:
+        if self.sealing is None:
+            return self.real
+        return self.sealing.view(self.real, self.journal.seq)  # type: ignore[return-value]  # a position of S
+
+    def due(self) -> Move | None:
+        """A sealed choice of this table's that is the next line now (``sealing``), if any."""
+        return None if self.sealing is None else self.sealing.due(self.real, self.journal.seq)
 
     def record(self, move: Move, player: str, *, entered: bool = False) -> str | None:
         """Journal ``move``, signed by ``player``, then make it the position (``entered``: a chance outcome
         the players keyed in from their own dice or spinner). None when done; else the notice the screen
-        must show, and nothing changed."""
-        before = self.game
+        must show, and nothing changed. A choice ``sealing`` holds back is kept there instead (None: sealed)."""
+        if self.sealing is not None:
+            held, failed = self.sealing.hold(self.real, self.journal.seq, move, player)
+            if held:
+                return failed
+        before = self.real
         after = before.clone()
         after.apply(move)
         failed = save_line(self.journal, player, str(move), after.to_json(), self.log, entered=entered)
@@ -54,7 +81,7 @@ class Ledger(Generic[S]):
             self.steps.clear()  # a chance outcome is never taken back, nor anything before it
         else:
             self.steps.append((before, str(move)))
-        self.game = after
+        self.real = after
         return None
 
     def take_back(self, player: str) -> str | None:
@@ -65,7 +92,7 @@ class Ledger(Generic[S]):
         if failed is not None:
             return failed
         self.steps.pop()
-        self.game = previous
+        self.real = previous
         return None
 
     @property

@@ -202,13 +202,16 @@ class SensedFlow(TableParts[S]):
         """The far table's next line can be applied now: it is that seat's turn (a takeback: its own last step)
         and this table's board shows the position, its players done with the last line's pieces."""
         player, acting = line["player"], acting_seat(self.game)
-        if acting not in self.far or self.board.game.board_stage() is not Stage.PLAY \
-                or not self.board.referee.board_matches():
+        if acting not in self.far or not self.far_ready():
             return False
         if line["move"] == UNDO:
             return bool(self.ledger.steps) and acting_seat(self.ledger.steps[-1][0]) == player == acting
         # a chance outcome is signed by the seat that drew it, or "chance" (every game's own signature)
         return bool(player == acting or (player == "chance" and self.game.is_chance()))
+
+    def far_ready(self) -> bool:
+        """The players are done with the last line: the board is judged as in play, and shows the position."""
+        return self.board.game.board_stage() is Stage.PLAY and self.board.referee.board_matches()
 
     def far_line(self, line: Mapping[str, Any]) -> bool:
         """Apply the far table's line (``takes_far`` said it may be) and journal it as this table's own copy: a

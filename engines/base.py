@@ -151,6 +151,17 @@ class HiddenInformation(Protocol):
     def determinize(self, player: str, rng: random.Random) -> GameState: ...
 
 
+@runtime_checkable
+class Simultaneous(Protocol):
+    """A game whose seats decide at once and in secret, though the engine asks them one after the other (Scipio's
+    organisations and cards): ``simultaneous()`` names those seats, in the engine's order, while such a decision
+    is due and none of them has made it yet (else an empty tuple). A seat's choices there never depend on an
+    earlier seat's, which stays face down until the last is in; so a table that plays a later seat may let it
+    decide before the earlier ones have (remote play seals each choice until all are in)."""
+
+    def simultaneous(self) -> tuple[str, ...]: ...
+
+
 def acting_seat(state: GameState) -> str | None:
     """The seat whose turn it is to act: to decide, or to roll in a game whose seat rolls (``Rolled``); None
     for chance no seat draws, a decision of the table's own, or the end."""

@@ -35,7 +35,7 @@ class ScriptedScipioTable(ScriptedPeople):
     def _look(self, game: State, phase: str, now: float) -> None:
         if self._tidy(game):
             return
-        if phase in ("board", "reveal"):
+        if phase in ("board", "reveal", "follow"):  # follow: the far army's tokens are set (``_tidy``)
             self._press("OK", LOOK_S)
             return
         player = game.current_player

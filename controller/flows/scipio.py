@@ -6,6 +6,7 @@ Phases (a ``transitions`` machine, Enum states, queued, no auto transitions)::
     REVEAL --OK--> DAMAGE (one field at a time, strike order) --counted + OK--> DAMAGE | MENU | ENTRY
     MENU (draw or pass, each New Orders effect) --OK--> MENU | ENTRY | DAMAGE | OVER
     any phase --a formation reads other than the engine counts--> MISMATCH --reads right / OK--> (back)
+    FAR (a far table's army decides or draws) --its line--> REVEAL | FOLLOW (set its tokens) --OK--> (next)
 
 BOARD comes once at set-up and again first thing after a restart (the tokens may have been moved while
 the table was off, and reeds read nothing until the first scan): every formation must read full and the
@@ -18,6 +19,12 @@ game shares (``controller.sensed``), as a board that must stand still: a formati
 and reads empty, or one that should be empty and reads full (a token left on a destroyed formation), stops
 play at once (no settle or grace time: nothing here is a move in progress) until it is put right or the
 players vouch for the tokens with OK (the reed is ignored from then on, a journal note says so).
+
+With a far table (``--remote``), the far army's lines come from there: this table waits (FAR), and after a far
+move that changed formations the players set the tokens (FOLLOW). The tiles and cards are drawn by the table
+I-7 names. The organisations and cards of each phase are sealed (``controller.remote.seals``): this table's
+army may decide before the far army has, on the position the ledger shows it, and its choice is journaled
+once both seals are in (``play_sealed``).
 
 Shuffles and draws come from the dice source and are journaled before they are shown. The flow never
 decides a rule: moves are parsed and applied by the engine, and each is journaled (fsynced) before the
@@ -53,14 +60,18 @@ class Phase(Enum):
     DAMAGE = "damage"
     MENU = "menu"
     MISMATCH = "mismatch"
+    FAR = "far"
+    FOLLOW = "follow"
     OVER = "over"
 
 
-_PLAY = [Phase.ENTRY, Phase.BOARD, Phase.REVEAL, Phase.DAMAGE, Phase.MENU, Phase.MISMATCH]
+_PLAY = [Phase.ENTRY, Phase.BOARD, Phase.REVEAL, Phase.DAMAGE, Phase.MENU, Phase.MISMATCH, Phase.FAR, Phase.FOLLOW]
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "ask_entry", "source": _PLAY, "dest": Phase.ENTRY},
-    {"trigger": "ask_board", "source": [Phase.ENTRY, Phase.MISMATCH], "dest": Phase.BOARD},
-    {"trigger": "reveal", "source": [Phase.ENTRY, Phase.BOARD, Phase.MISMATCH], "dest": Phase.REVEAL},
+    {"trigger": "ask_board", "source": [Phase.ENTRY, Phase.MISMATCH, Phase.FAR], "dest": Phase.BOARD},
+    {"trigger": "reveal", "source": [Phase.ENTRY, Phase.BOARD, Phase.MISMATCH, Phase.FAR], "dest": Phase.REVEAL},
+    {"trigger": "ask_far", "source": _PLAY, "dest": Phase.FAR},
+    {"trigger": "ask_follow", "source": _PLAY, "dest": Phase.FOLLOW},
     {"trigger": "ask_damage", "source": _PLAY, "dest": Phase.DAMAGE},
     {"trigger": "ask_menu", "source": _PLAY, "dest": Phase.MENU},
     {"trigger": "mismatch", "source": _PLAY, "dest": Phase.MISMATCH},
@@ -76,6 +87,7 @@ class ScipioFlow(SensedFlow[State]):
     """
 
     STATE = State
+    FAR_PLAY = True
     state: Phase  # set by the transitions machine
     ask_entry: Callable[[], bool]
     ask_board: Callable[[], bool]
@@ -84,6 +96,8 @@ class ScipioFlow(SensedFlow[State]):
     ask_menu: Callable[[], bool]
     mismatch: Callable[[], bool]
     finish: Callable[[], bool]
+    ask_far: Callable[[], bool]
+    ask_follow: Callable[[], bool]
 
     def __init__(self, context: FlowContext) -> None:
         super().__init__(context)
@@ -107,6 +121,7 @@ class ScipioFlow(SensedFlow[State]):
         self._mismatch_at = 0.0  # when a reed last changed: a mismatch screen is that young
         self._pressed_at = 0.0
         self._named_at = 0.0  # when the set-up check last named the formations that read empty
+        self.followed: tuple[str, str, tuple[tuple[str, int, int], ...]] = ("", "", ())  # a far move's tokens
         self.start_machine(Phase, TRANSITIONS, Phase.ENTRY)
 
     @property
@@ -223,6 +238,10 @@ class ScipioFlow(SensedFlow[State]):
             if button == "OK":
                 self.revealed = {}
                 self._advance()
+        elif phase is Phase.FOLLOW:
+            if button == "OK":  # the players set the far army's tokens
+                self.followed = ("", "", ())
+                self._advance()
         elif phase is Phase.DAMAGE:
             self._damage_button(button)
         elif phase is Phase.MENU:
@@ -260,7 +279,7 @@ class ScipioFlow(SensedFlow[State]):
                 self.ask_board()
                 self.board.judge(settled=True)
                 return
-            if not g.is_chance():
+            if not g.is_chance() or self.far_turn():
                 break
             move = self.dice.roll(g)
             if not self._apply(move):
@@ -271,7 +290,12 @@ class ScipioFlow(SensedFlow[State]):
         if self.state is Phase.MISMATCH:
             return  # the tokens first: play goes on where it was once they are right
         step = self.game.step
-        if step in ("org", "place"):
+        due = self.ledger.due()
+        if due is not None:  # this army's sealed choice: every seal is in, so it is journaled now
+            self._commit_move(due, self.ledger.real.current_player)
+        elif self.far_turn():
+            self.ask_far()
+        elif step in ("org", "place"):
             self._open_entry()
         elif step == "remove":
             self.counts, self.taps = [0, 0], []
@@ -346,9 +370,7 @@ class ScipioFlow(SensedFlow[State]):
             return str(e) if g.step == "place" else f"{e}: {TOKENS} tokens in all, 1 to 29 on each formation"
         if not isinstance(action, Order) or action.army != seat:
             return f"only {name}'s own organisation or cards are sent from this page"
-        seq = self.journal.seq
-        self._commit(str(action))
-        return None if self.journal.seq > seq else f"not saved: {self.notice or 'the journal could not be written'}"
+        return None if self._commit_move(action) else f"not saved: {self.notice or 'the journal could not be written'}"
 
     # -- secret entries -----------------------------------------------------------------------------------
 
@@ -470,7 +492,7 @@ class ScipioFlow(SensedFlow[State]):
         self._back_to = None
         triggers: Mapping[Phase | None, Callable[[], bool]] = {
             Phase.ENTRY: self.ask_entry, Phase.DAMAGE: self.ask_damage, Phase.MENU: self.ask_menu,
-            Phase.REVEAL: self.reveal, Phase.BOARD: self.ask_board}
+            Phase.REVEAL: self.reveal, Phase.BOARD: self.ask_board, Phase.FOLLOW: self.ask_follow}
         trigger = triggers.get(back)
         if trigger is None:
             self._advance()
@@ -480,27 +502,71 @@ class ScipioFlow(SensedFlow[State]):
     # -- committing ---------------------------------------------------------------------------------------
 
     def _commit(self, text: str) -> None:
+        self._commit_move(self.game.parse_move(text))
+
+    def _commit_move(self, move: Move, player: str | None = None) -> bool:
+        """Journal a decision (``player``: the far army's, else whoever the position asks) and show where it
+        leads: a reveal once both armies' cards are in, else the next decision. True if journaled or sealed."""
         g = self.game
-        move = g.parse_move(text)
         cards: dict[str, dict[str, int]] = {}
         if isinstance(move, Order) and move.kind == "place":  # taken before the engine moves on
             cards = {a: dict(p) for a, p in g.placed.items() if p is not None}
             cards[move.army] = dict(zip(FIELDS, move.nums, strict=True))
-        at = (g.round, g.phase)
-        if not self._apply(move):
-            return
+        at, seq = (g.round, g.phase), self.journal.seq
+        if not self._apply(move, player):
+            return False
         self.notice = ""
+        if self.journal.seq == seq:  # sealed, not journaled: the far army's seal or line comes first
+            self._advance()
+            return True
         if len(cards) == 2 and not self.game.is_over():  # a reveal that ends the game goes to the result
             self.revealed, self.revealed_at = cards, at
             self.reveal()
-            return
+            return True
         if isinstance(move, Order) and move.kind == "org" and self.game.step == "tiles":
             self.notice = "organisations revealed"
         self._advance()
+        return True
 
-    def _apply(self, move: Move) -> bool:
+    def _apply(self, move: Move, player: str | None = None) -> bool:
         """Journal first (fsynced), then make it the position: a power cut never loses or re-draws."""
-        return self.saved(self.ledger.record(move, self.game.current_player or "chance"))
+        return self.saved(self.ledger.record(move, player or self.game.current_player or "chance"))
+
+    # -- a far table's army ------------------------------------------------------------------------------------
+
+    def far_ready(self) -> bool:
+        """A far line is taken while this table waits for it, its players done with the last one's tokens."""
+        return self.state is Phase.FAR
+
+    def apply_far(self, move: Move, player: str, entered: bool) -> None:
+        """The far army's decision or draw, as if made here: a draw is announced, cards revealed, and after a
+        move that changed formations the players set the tokens before play goes on (FOLLOW)."""
+        g = self.game
+        if g.is_chance():  # signed "chance" as the drawing table signed it
+            if self._apply(move):
+                self._announce(move)
+                self._advance()
+            return
+        if not self.board_set or (isinstance(move, Order) and move.kind in ("org", "place")):
+            self._commit_move(move, player)  # no tokens move: the set-up check or the reveal comes next
+            return
+        before = g.occupancy()
+        if not self._apply(move, player):
+            return
+        changed = tuple((loc, before[loc][1], now[1]) for loc, now in sorted(self.game.occupancy().items())
+                        if before[loc][1] != now[1])
+        if not changed or self.game.is_over():
+            self._advance()
+            return
+        self.followed = (screens.NAMES[player], str(move), changed)
+        self.ask_follow()
+        self.board.judge(settled=True)
+
+    def play_sealed(self) -> None:
+        """The far army's seal came while this table waited: this army's sealed choice is the next line now."""
+        due = self.ledger.due()
+        if due is not None and self.state is Phase.FAR:
+            self._commit_move(due, self.ledger.real.current_player)  # the seat whose line it is, not the view's
 
     # -- screens ------------------------------------------------------------------------------------------
 
@@ -526,6 +592,10 @@ class ScipioFlow(SensedFlow[State]):
             return Screen("Place the tokens" if first else "Resume: tokens", lines, footer=footer)
         if phase is Phase.REVEAL:
             return screens.reveal_screen(g, self.revealed, self.revealed_at)
+        if phase is Phase.FAR:
+            return screens.far_screen(g, self.notice)
+        if phase is Phase.FOLLOW:
+            return screens.follow_screen(g, *self.followed)
         if phase is Phase.DAMAGE:
             return screens.damage_screen(g, self.counts, self.notice)
         if phase is Phase.MENU:

@@ -38,6 +38,21 @@ def position_screen(g: State, notice: str = "") -> Screen:
                   headline=NAMES.get(g.current_player or "", ""))
 
 
+def far_screen(g: State, notice: str = "") -> Screen:
+    """A far table's army decides or draws: what this table waits for (``notice``: the link, when not plain)."""
+    who = NAMES[g.current_player or g.roller() or "rome"]
+    what = {"org": "its organisation", "place": "its cards", "remove": "its losses", "tiles": "the tiles",
+            "card": "a New Orders card"}.get(g.step, "its choice")
+    return Screen(f"{who} at far table", (f"waiting for {what}", *((notice,) if notice else ())),
+                  footer="far table plays", headline=who)
+
+
+def follow_screen(g: State, who: str, move: str, changed: Sequence[tuple[str, int, int]]) -> Screen:
+    """A far army's move changed formations: the tokens to set here (``changed``: location, before, now)."""
+    rows = tuple(f"{loc.split(':')[0][0].upper()} {SHORT[loc.split(':')[1]]}: {a} -> {b}" for loc, a, b in changed)
+    return Screen(f"Far: {who}", (move, *rows[:3]), footer="set tokens, OK", headline=who)
+
+
 def over_screen(g: State) -> Screen:
     """The result and why, the last thing the table shows. Damage that could not be taken is shown with
     the cards that dealt it: this screen is also the reveal of a phase that ends the game, since the table

@@ -17,6 +17,10 @@ Wire format, one JSON object per MQTT message::
 
     {"v": 1, "kind": "line", "code": "K7Q2", "seq": 12, "from": "north", "line": {...}, "sig": "<hex>"}
     {"v": 1, "kind": "want", "code": "K7Q2", "seq": 12, "from": "south", "sig": "<hex>"}
+    {"v": 1, "kind": "seal", "code": "K7Q2", "seq": 12, "from": "north", "player": "rome", "seal": "<hex>", ...}
+
+A ``seal`` stands for a secret choice not sent yet (``controller.remote.seals``); the line that later opens it
+carries its ``"salt"`` beside ``"line"``.
 
 ``want`` asks the far table to send its lines again from ``seq`` on (after a reconnect, or a gap). ``from`` names
 the sending table so that a table can skip its own messages, which the broker echoes back.
@@ -45,7 +49,8 @@ _ITERATIONS = 100_000
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _LINE_KEYS = {"seq", "player", "move", "state", "entered"}
 
-Kind = Literal["line", "want", "stop"]
+Kind = Literal["line", "want", "stop", "seal"]
+_HEX = re.compile(r"[0-9a-f]{16,128}")
 
 
 class RefusedMessage(ValueError):
@@ -74,6 +79,9 @@ class Signed:
     sender: str
     line: dict[str, Any] | None = None
     why: str = ""  # a stop's reason
+    salt: str | None = None  # a line's: what opens the seal sent for it
+    player: str = ""  # a seal's seat
+    seal: str = ""  # a seal's digest
 
 
 def check_table(table: str) -> str:
@@ -89,12 +97,24 @@ def key_for(code: str) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", check_code(code).encode(), _SALT, _ITERATIONS)
 
 
-def encode_line(code: str, sender: str, line: Mapping[str, Any]) -> bytes:
-    """A journal move line as a signed message; ``ValueError`` for a note or a line that is not a move line (a
-    table must not send what the far table would refuse)."""
+def encode_line(code: str, sender: str, line: Mapping[str, Any], salt: str | None = None) -> bytes:
+    """A journal move line as a signed message (``salt``: it opens the seal sent for it); ``ValueError`` for a
+    note or a line that is not a move line (a table must not send what the far table would refuse)."""
     body = _check_line(dict(line), ValueError)
+    if salt is not None and not _HEX.fullmatch(salt):
+        raise ValueError(f"salt must be hex, got {salt!r}")
     return _sign({"v": VERSION, "kind": "line", "code": code, "seq": body["seq"], "from": check_table(sender),
-                  "line": body})
+                  "line": body, **({"salt": salt} if salt is not None else {})})
+
+
+def encode_seal(code: str, sender: str, seq: int, player: str, seal: str) -> bytes:
+    """A signed seal of ``player``'s secret choice that will be line ``seq``."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ValueError(f"seal: seq must be a positive integer, got {seq!r}")
+    if not _HEX.fullmatch(seal):
+        raise ValueError(f"seal must be hex, got {seal!r}")
+    return _sign({"v": VERSION, "kind": "seal", "code": code, "seq": seq, "from": check_table(sender),
+                  "player": check_table(player), "seal": seal})
 
 
 def encode_want(code: str, sender: str, seq: int) -> bytes:
@@ -125,9 +145,11 @@ def decode(code: str, payload: bytes) -> Signed:
     if obj.get("v") != VERSION:
         raise MalformedMessage(f"format version {obj.get('v')!r}, this table reads {VERSION}")
     kind = obj.get("kind")
-    fields = {"v", "kind", "code", "seq", "from", "sig"} | ({"line"} if kind == "line" else set()) | (
-        {"why"} if kind == "stop" else set())
-    if kind not in ("line", "want", "stop"):
+    fields = {"v", "kind", "code", "seq", "from", "sig"} | {"line": {"line"}, "stop": {"why"},
+                                                             "seal": {"player", "seal"}}.get(str(kind), set())
+    if kind == "line" and "salt" in obj:
+        fields.add("salt")
+    if kind not in ("line", "want", "stop", "seal"):
         raise MalformedMessage(f"unknown kind {kind!r}")
     if set(obj) != fields:
         raise MalformedMessage(f"{kind} fields {sorted(obj)}, expected {sorted(fields)}")
@@ -147,10 +169,17 @@ def decode(code: str, payload: bytes) -> Signed:
         if not isinstance(obj["why"], str):
             raise MalformedMessage("stop: why must be a string")
         return Signed("stop", code, seq, obj["from"], why=obj["why"][:200])
+    if kind == "seal":
+        if not isinstance(obj["player"], str) or not isinstance(obj["seal"], str) or not _HEX.fullmatch(obj["seal"]):
+            raise MalformedMessage("seal: player is a string and seal a hex digest")
+        return Signed("seal", code, seq, obj["from"], player=obj["player"], seal=obj["seal"])
     line = _check_line(obj["line"], MalformedMessage)
     if line["seq"] != seq:
         raise MalformedMessage(f"message seq {seq} carries line seq {line['seq']}")
-    return Signed("line", code, seq, obj["from"], line)
+    salt = obj.get("salt")
+    if salt is not None and (not isinstance(salt, str) or not _HEX.fullmatch(salt)):
+        raise MalformedMessage("line: salt must be hex")
+    return Signed("line", code, seq, obj["from"], line, salt=salt)
 
 
 def _check_line(line: Any, error: type[ValueError]) -> dict[str, Any]:

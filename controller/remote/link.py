@@ -6,7 +6,9 @@ Topics, under ``boardkeeper/<code>/``:
   own lines there; each skips its own, which the broker echoes back. A ``stop`` there says play stopped at the
   far table (a fork, a state that differs): this table stops too.
 - ``want``: "send me your lines from seq N on", after a reconnect or a gap. Answered from ``history``, by default
-  the lines this link published: each table sends again what it journaled itself.
+  the lines this link published: each table sends again what it journaled itself, and its seals from N on
+  (``seals``: secret choices not sent yet, ``controller.remote.seals``); a line that opens a seal carries its
+  salt (``salts``).
 - ``presence/<table>``: ``online`` (retained) once connected, and the last will ``offline`` (retained) that the
   broker publishes when the connection drops without a goodbye; ``over`` when its game has ended and it waits
   (``close(linger_s=)``) for the far table's game to end too, so that its last line is not lost with it.
@@ -33,7 +35,16 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.remote.lines import RefusedMessage, Signed, check_table, decode, encode_line, encode_stop, encode_want
+from controller.remote.lines import (
+    RefusedMessage,
+    Signed,
+    check_table,
+    decode,
+    encode_line,
+    encode_seal,
+    encode_stop,
+    encode_want,
+)
 from controller.remote.presence import OFFLINE, ONLINE, OVER, LinkStatus, Presence
 from hw_config.remote import Remote
 
@@ -55,7 +66,9 @@ class Link:
     def __init__(self, remote: Remote, table: str, *, expecting: Callable[[], int] = lambda: 1,
                  history: Callable[[int], Iterable[Line]] | None = None, keepalive: int = 10,
                  ca_file: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 reconnect_delay: tuple[int, int] = (1, 8), watcher: bool = False) -> None:
+                 reconnect_delay: tuple[int, int] = (1, 8), watcher: bool = False,
+                 salts: Callable[[int], str | None] = lambda seq: None,
+                 seals: Callable[[int], Iterable[tuple[int, str, str]]] = lambda seq: ()) -> None:
         self.remote = remote
         self.table = check_table(table)
         self.watcher = watcher  # a spectator: no presence (the tables must not take it for a far table), no answers
@@ -65,6 +78,10 @@ class Link:
         self._far_over: set[str] = set()  # far tables whose game is over (their presence says "over")
         self._expecting = expecting
         self._history = history or self._sent_from
+        self._salts = salts
+        self._seals = seals
+        self.far_seals: list[Signed] = []  # seals taken from the inbox (``take``), for the table to collect
+        self.far_salts: dict[int, str] = {}  # the salts far lines came with, by seq
         self._sent: dict[int, Line] = {}
         self._lock = threading.Lock()
         self._inbox: queue.Queue[Signed] = queue.Queue()
@@ -119,7 +136,7 @@ class Link:
     def publish(self, line: Line) -> None:
         """Send one of this table's journal lines (after it was journaled). Never raises for a broker that is
         down: paho sends QoS 1 messages when it is back, and the far table's ``want`` covers whatever got lost."""
-        payload = encode_line(self.remote.code, self.table, line)
+        payload = encode_line(self.remote.code, self.table, line, self._salts(line["seq"]))
         with self._lock:
             self._sent[line["seq"]] = dict(line)
         self._last = self.client.publish(self.topics["lines"], payload, qos=1)
@@ -128,6 +145,11 @@ class Link:
         """Tell the far table that play stopped here (at journal line ``seq``), and why."""
         self._last = self.client.publish(self.topics["lines"], encode_stop(self.remote.code, self.table, seq, why),
                                          qos=1)
+
+    def seal(self, seq: int, player: str, seal: str) -> None:
+        """Send the seal of this table's secret choice that will be line ``seq``."""
+        self._last = self.client.publish(self.topics["lines"],
+                                         encode_seal(self.remote.code, self.table, seq, player, seal), qos=1)
 
     def want(self, seq: int) -> None:
         """Ask the far table for its lines from ``seq`` on."""
@@ -139,8 +161,12 @@ class Link:
         try:
             msg = self._inbox.get(timeout=timeout) if timeout > 0 else self._inbox.get_nowait()
             while True:
-                if msg.line is not None:
+                if msg.kind == "seal":
+                    self.far_seals.append(msg)
+                elif msg.line is not None:
                     out.append(msg.line)
+                    if msg.salt is not None:
+                        self.far_salts[msg.seq] = msg.salt
                 msg = self._inbox.get_nowait()
         except queue.Empty:
             return out
@@ -206,8 +232,14 @@ class Link:
         if msg.sender == self.table:
             return  # our own, echoed by the broker
         if msg.kind == "want":
-            for line in () if self.watcher else self._history(msg.seq):
-                client.publish(self.topics["lines"], encode_line(self.remote.code, self.table, line), qos=1)
+            if self.watcher:
+                return
+            for seq, player, seal in self._seals(msg.seq):
+                client.publish(self.topics["lines"], encode_seal(self.remote.code, self.table, seq, player, seal),
+                               qos=1)
+            for line in self._history(msg.seq):
+                client.publish(self.topics["lines"],
+                               encode_line(self.remote.code, self.table, line, self._salts(line["seq"])), qos=1)
         elif msg.kind == "stop":
             self.far_stop = f"{msg.sender}: {msg.why}"
             log.error("remote %s: the far table stopped play (%s)", self.remote.code, self.far_stop)

@@ -8,6 +8,10 @@ position), journaled here as this table's copy (``far_line``), and this table's 
 the ``state`` the far table journaled. A fork (two lines for one seq) or a state that differs stops play: one
 line on the screen and in the log, and nothing more is applied or published.
 
+In a game whose seats decide at once in secret (Scipio), this table's choices there are sealed
+(``controller.remote.seals``): the ledger holds them back and the seals go out. Each is journaled
+(``play_sealed``) once the far table's seals are in, and a far line there must open its seal.
+
 A loop source (``poll``) does all of it on the table's own thread; the MQTT client only queues what it
 received. A table restarted from its journal starts ``Sync`` from the lines already there, and answers the far
 table's ``want`` from its journal file, so nothing journaled before the restart is lost to the far table.
@@ -23,11 +27,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from controller.events import Event
 from controller.journal import JournalError, read
-from controller.remote.lines import canonical
+from controller.ledger import Ledger
+from controller.remote.lines import Signed, canonical
 from controller.remote.presence import LinkStatus
+from controller.remote.seals import Sealer, seals_path
 from controller.remote.sync import Line, Sync, SyncStopped
 from controller.screen import Screen
 from controller.table import Table
+from engines.base import Simultaneous
 from hw_config.remote import Remote
 
 log = logging.getLogger("boardkeeper.remote")
@@ -53,6 +60,18 @@ class FarPlay(Protocol):
 
     def far_turn(self) -> bool: ...
 
+    @property
+    def far(self) -> frozenset[str]: ...
+
+
+@runtime_checkable
+class SealedPlay(Protocol):
+    """What a flow whose seats decide at once in secret offers a far table besides ``FarPlay``."""
+
+    ledger: Ledger[Any]
+
+    def play_sealed(self) -> None: ...  # journal this table's sealed choice if it is the next line now
+
 
 class Carrier(Protocol):
     """The link to the far table (``controller.remote.link.Link``)."""
@@ -64,6 +83,10 @@ class Carrier(Protocol):
     def take(self, timeout: float = 0.0) -> list[Line]: ...
 
     far_stop: str | None
+    far_seals: list[Signed]
+    far_salts: dict[int, str]
+
+    def seal(self, seq: int, player: str, seal: str) -> None: ...
 
     def want(self, seq: int) -> None: ...
 
@@ -94,10 +117,18 @@ class RemotePlay:
         self.stopped: str | None = None
         self.applied = 0  # far lines applied here
         self._own: list[Line] = []
-        self._applying = False
+        self._applying: int | None = None  # the seq of the far line being applied
+        self._copy: Mapping[str, Any] | None = None  # the state this table journaled for it
         self._asked = float("-inf")  # when the far table was last asked to fill a gap
         self.sync = Sync(self._apply, self._same_state, applied=journal_lines(journal.path),
                              ready=flow.takes_far)
+        self.sealer: Sealer | None = None
+        if isinstance(flow.game, Simultaneous):
+            if not isinstance(flow, SealedPlay):
+                raise ValueError(f"{table.profile.game} cannot seal its secret choices for a far table yet")
+            self.sealer = Sealer(seals_path(journal.path), code, str(journal.header.get("started", "")),
+                                 flow.far, lambda seq, player, seal: self.link.seal(seq, player, seal))
+            flow.ledger.sealing = self.sealer
         journal.listeners.append(self._journaled)
 
     def poll(self, now: float) -> list[Event]:
@@ -111,9 +142,16 @@ class RemotePlay:
                 line = self._own.pop(0)
                 self.sync.local(line)
                 self.link.publish(line)
-            for line in self.link.take():
+            lines = self.link.take()
+            if self.sealer is not None:
+                while self.link.far_seals:
+                    seal = self.link.far_seals.pop(0)
+                    self.sealer.far_seal(seal.seq, seal.player, seal.seal)
+            for line in lines:
                 self.sync.offer(line)
             self.sync.drain()
+            if isinstance(self.flow, SealedPlay):
+                self.flow.play_sealed()  # every seal of a secret decision is in: this table's choice is journaled
             status = self.link.status()
             if status.connected and not status.far_online and not status.far_offline:
                 self.flow.wait_far(f"code {self.code}", always=True)  # what the far table joins with
@@ -134,23 +172,31 @@ class RemotePlay:
         return []
 
     def _journaled(self, line: Line) -> None:
-        if not self._applying:
+        """This table's copy of the far line being applied is kept for the state check; any other line is this
+        table's own, to publish (a draw or a sealed choice may follow a far line at once)."""
+        if line["seq"] == self._applying:
+            self._copy = line["state"]
+        else:
             self._own.append(dict(line))
 
     def _apply(self, line: Line) -> bool:
-        self._applying = True
+        if self.sealer is not None:
+            self.sealer.check(line, self.link.far_salts.get(line["seq"]))
+        self._applying, self._copy = line["seq"], None
         try:
             done = self.flow.far_line(line)
         except ValueError as e:  # signed with the game's code, yet no move here: a tampered or broken far table
             raise SyncStopped(f"seq {line['seq']} ({line['player']}: {line['move']}): not a move of this game "
                               f"here ({e})") from None
         finally:
-            self._applying = False
+            self._applying = None
         self.applied += done
         return done
 
     def _same_state(self, state: Mapping[str, Any]) -> bool:
-        return canonical(self.flow.game.to_json()) == canonical(state)
+        """This table's state after the far line (as journaled here, whatever followed it at once) is the far
+        table's."""
+        return self._copy is not None and canonical(self._copy) == canonical(state)
 
     def _stop(self, why: str, tell: bool = True) -> None:
         """Play cannot go on as one game: say so once, tell the far table (unless it told us), and apply or
@@ -184,8 +230,19 @@ def join(table: Table, remote: Remote, playing: Iterable[str]) -> RemotePlay:
             log.error("remote: the far table's request for lines from seq %d cannot be answered: %s", seq, e)
             return []
 
+    def sealer() -> Sealer | None:
+        return holder[0].sealer if holder else None
+
+    def salts(seq: int) -> str | None:
+        found = sealer()
+        return found.salt_for(seq) if found is not None else None
+
+    def seals(seq: int) -> list[tuple[int, str, str]]:
+        found = sealer()
+        return found.pending(seq) if found is not None else []
+
     link = Link(remote, table_name(playing), expecting=lambda: holder[0].sync.next_seq if holder else 1,
-                history=history)
+                history=history, salts=salts, seals=seals)
     play = RemotePlay(table, link, remote.code)
     holder.append(play)
     table.loop.add_source(play.poll)

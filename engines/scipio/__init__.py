@@ -1,6 +1,6 @@
 """Scipio: Sworn Enemy of Hannibal -- command cards, formations, New Orders.
 
-Rules: ``docs/rules/scipio.md`` (interpretations I-1..I-6 cited where used). Notation: ``moves.py``.
+Rules: ``docs/rules/scipio.md`` (interpretations I-1..I-7 cited where used). Notation: ``moves.py``.
 ``occupancy()`` names locations ``"rome:yellow.0"`` .. ``"carthage:green.1"``.
 """
 

@@ -111,6 +111,19 @@ class State:
         assert self.drawer is not None
         return other(self.drawer) if s == "deserter" else self.drawer
 
+    def simultaneous(self) -> tuple[str, ...]:
+        """Both armies while their organisations or a phase's cards are due and neither is in (``Simultaneous``)."""
+        if self.step in ("org", "place") and self.current_player == "rome":
+            return ARMIES
+        return ()
+
+    def roller(self) -> str | None:
+        """The army whose table draws the chance now (``Rolled``; with two tables, I-7): Rome's shuffles the
+        tiles, the drawing army's turns the New Orders card; nobody while no chance is due."""
+        if self.step == "tiles":
+            return "rome"
+        return self.drawer if self.step == "card" else None
+
     @property
     def winner(self) -> str | None:
         return self._winner

@@ -95,3 +95,49 @@ def test_a_remote_command_that_cannot_work_is_one_line(argv: list[str], said: st
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_scipio_secret_choices_cross_only_as_seals_until_both_are_in(tmp_path: Path) -> None:
+    """Scipio over two tables (I-7): every message on the broker is recorded by a client of the same broker. An
+    organisation or a phase's cards leaves its table only once both armies' seals are out; the line then carries
+    the salt that opens its seal, and no earlier message holds the choice."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from controller.remote.seals import digest
+
+    broker = Broker(tmp_path)
+    code = "SEALTEST"
+    url = f"mqtt://127.0.0.1:{broker.port}/{code}"
+    seen: list[dict[str, object]] = []
+    spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy")
+    spy.on_message = lambda client, userdata, msg: seen.append(
+        json.loads(msg.payload)) if msg.topic.endswith("/lines") else None
+    spy.connect("127.0.0.1", broker.port)
+    spy.subscribe(f"boardkeeper/{code}/#", qos=1)
+    spy.loop_start()
+    try:
+        runs = [_demo("scipio", 5, url, tmp_path / f"{i}.jsonl", [seat]) for i, seat in enumerate(("rome", "carthage"))]
+        results = [run.communicate(timeout=600) for run in runs]
+    finally:
+        spy.loop_stop()
+        broker.kill()
+    for run, (_, err) in zip(runs, results, strict=True):
+        assert run.returncode == 0, err[-3000:]
+    lines = _lines(tmp_path / "0.jsonl")
+    assert lines == _lines(tmp_path / "1.jsonl") and lines[-1]["state"]["step"] == "over"  # type: ignore[index]
+    secret = {line["seq"]: line for line in lines if str(line["move"]).split()[0] in ("org", "place")}
+    assert len(secret) >= 6 and {str(line["player"]) for line in secret.values()} == {"rome", "carthage"}
+    seals = {m["seq"]: m for m in seen if m["kind"] == "seal"}
+    for seq, line in secret.items():
+        pair = (seq, seq + 1) if line["player"] == "rome" else (seq - 1, seq)
+        first = next(i for i, m in enumerate(seen) if m["kind"] == "line" and m["seq"] == seq)
+        message = seen[first]
+        # nothing before its own line holds the choice (a line of an earlier phase may hold the same cards)
+        assert not [m for m in seen[:first] if str(line["move"]) in json.dumps(m)
+                    and not (m["kind"] == "line" and int(str(m["seq"])) < pair[0])], seq
+        earlier = [m for m in seen[:first] if m["kind"] == "seal"]
+        assert {m["seq"] for m in earlier} >= set(pair), (seq, pair)  # both seals went out before it
+        salt = message["salt"]
+        assert isinstance(salt, str) and seals[seq]["seal"] == digest(code, seq, str(line["player"]),
+                                                                      str(line["move"]), salt)
