@@ -1,5 +1,5 @@
-"""Two tables, one game, through faults (issue 26): ``python -m bench.remote [--games hannibal:3,cannonball:2]
-[--cases clean,lossy,broker,kill,outage] [--outage S] [--plant unordered]``.
+"""Two tables, one game, through faults (issue 26): ``python -m bench.remote [--games hannibal:3,cannonball:2,
+scipio:5] [--cases clean,lossy,broker,kill,outage] [--outage S] [--plant unordered|unsealed]``.
 
 Each case starts a Mosquitto of its own on 127.0.0.1, and two simulated tables in two processes (the
 ``demo GAME --remote URL --as SEAT`` of each side, each process planting ``--plant`` itself): table A talks to
@@ -13,10 +13,14 @@ the broker directly, table B through a proxy that understands MQTT's framing. Th
   journal and catches up);
 - ``outage``: B's network is gone for ``--outage`` seconds (every connection cut, none accepted).
 
-A case passes when both tables end the game (exit 0) and their journals are identical line for line. Any
-case that does not (or in which no line is journaled for ``--stall`` seconds) is printed and the bench exits
-1. ``--plant unordered`` applies each far line as it
-arrives instead of in seq order (``Sync.offer`` without its ordering), in both tables: the bench must fail.
+A case passes when both tables end the game (exit 0) and their journals are identical line for line, and, in a
+game with secret choices made at once (Scipio's organisations and cards), no choice reached the broker before
+the seals of every choice of its decision: a client of the broker records every message (in every case but
+``broker``, whose restarts it would miss), and each secret line's first message must come after those seals.
+Any case that does not (or in which no line is journaled for ``--stall`` seconds) is printed and the bench
+exits 1. Planted faults, in both tables: ``--plant unordered`` applies each far line as it arrives instead of
+in seq order (``Sync.offer`` without its ordering); ``--plant unsealed`` sends each secret choice as soon as it
+is made, without sealing it (the game still ends with identical journals). The bench must fail on each.
 
 Latency: from a line journaled at one table to the far table receiving it, and to its screen showing it
 (the line applied; the screen is drawn at the end of that loop turn) where the far table was ready for it;
@@ -45,7 +49,9 @@ from typing import Any
 from bench.stats import percentile
 
 CASES = ("clean", "lossy", "broker", "kill", "outage")
-GAMES = (("hannibal", 3, ("yellow",), ("blue",)), ("cannonball", 2, ("blue",), ("gray",)))
+GAMES = (("hannibal", 3, ("yellow",), ("blue",)), ("cannonball", 2, ("blue",), ("gray",)),
+         ("scipio", 5, ("rome",), ("carthage",)))
+PLANTS = ("unordered", "unsealed")
 TARGET_P95_MS = 200.0
 CASE_TIMEOUT_S = 600.0
 
@@ -272,7 +278,7 @@ def _table(argv: list[str], log: str, timing: str, plant: str | None) -> None:
     own, apply, take = play.RemotePlay._journaled, play.RemotePlay._apply, Link.take
 
     def journaled(self: Any, line: dict[str, Any]) -> None:
-        if not self._applying:
+        if line["seq"] != self._applying:
             note("own", line["seq"])
         own(self, line)
 
@@ -300,6 +306,10 @@ def _table(argv: list[str], log: str, timing: str, plant: str | None) -> None:
             return [line]
 
         Sync.offer = unordered  # type: ignore[method-assign]
+    if plant == "unsealed":
+        from controller.remote.seals import Sealer
+
+        Sealer._shared = lambda self, seats: False  # type: ignore[method-assign]  # the planted fault: no seals
     from controller.cli import main
 
     os._exit(main(argv))
@@ -331,6 +341,46 @@ def body(path: Path) -> list[str]:
     return path.read_text().splitlines()[1:] if path.exists() else []
 
 
+class Spy:
+    """A client of the broker that records every message on the game's lines topic, in the broker's order: what
+    the broker, and anyone with an account on it, could read."""
+
+    def __init__(self, port: int, code: str) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.seen: list[dict[str, Any]] = []
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"spy-{code}")
+        self.client.on_message = lambda client, userdata, msg: self.seen.append(json.loads(msg.payload))
+        self.client.connect("127.0.0.1", port)
+        self.client.subscribe(f"boardkeeper/{code}/lines", qos=1)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def unsealed(journal: Path, seen: list[dict[str, Any]]) -> str | None:
+    """The first secret choice (a line of a decision the engine asks of several seats at once) whose line
+    reached the broker before the seals of every choice of its decision; None if there is none."""
+    from controller.journal import read, replay
+    from engines.base import Simultaneous
+
+    contents = read(journal)
+    decisions: dict[int, range] = {}
+    for before, entry in zip(replay(contents, journal), contents.entries, strict=False):  # the state before each
+        seats = before.simultaneous() if isinstance(before, Simultaneous) else ()
+        for seq in range(entry.seq, entry.seq + len(seats)):
+            decisions[seq] = range(entry.seq, entry.seq + len(seats))
+    for seq, together in sorted(decisions.items()):
+        first = next((i for i, m in enumerate(seen) if m.get("kind") == "line" and m.get("seq") == seq), None)
+        sealed = {m.get("seq") for m in seen[:first] if m.get("kind") == "seal"}
+        if first is None or not set(together) <= sealed:
+            return f"line {seq} ({contents.entries[seq - 1].move}) sent before the seals of lines {list(together)}"
+    return None
+
+
 def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tuple[str, ...]], outage_s: float,
              plant: str | None, folder: Path, stall_s: float) -> tuple[str | None, dict[str, Any]]:
     """One game under one fault: None if both journals end identical, else what went wrong (a game in which
@@ -339,6 +389,7 @@ def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tupl
     rng = random.Random(f"{case}:{game}:{seed}")
     proxy = Proxy(broker.port, rng, *((0.05, 0.10, 0.10) if case == "lossy" else (0.0, 0.0, 0.0)))
     code = f"bench-{case}-{game}-{seed}"
+    spy = Spy(broker.port, code) if case != "broker" else None
     a = Side(folder, "a", game, seed, f"mqtt://127.0.0.1:{broker.port}/{code}", seats[0], plant)
     b = Side(folder, "b", game, seed, f"mqtt://127.0.0.1:{proxy.port}/{code}", seats[1], plant)
     faults: list[tuple[float, Callable[[], None]]] = []
@@ -368,6 +419,8 @@ def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tupl
                 return f"{why} (lines: {len(body(a.journal))}, {len(body(b.journal))})", dict(proxy.counts)
             time.sleep(0.05)
     finally:
+        if spy is not None:
+            spy.close()
         broker.kill()
     info = {"lines": len(body(a.journal)), "seconds": time.monotonic() - started, **proxy.counts}
     for name, side in (("A", a), ("B", b)):
@@ -381,6 +434,9 @@ def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tupl
         return f"journals differ at line {at + 1} ({len(first)} and {len(second)} lines)", info
     if not first or not json.loads(first[-1])["state"]:
         return "empty journals", info
+    leak = unsealed(a.journal, spy.seen) if spy is not None else None
+    if leak is not None:
+        return f"a secret crossed unsealed: {leak}", info
     return None, info
 
 
@@ -411,10 +467,10 @@ def latency(folder: Path) -> tuple[list[float], list[float]]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.remote", description=__doc__.split("\n")[0])
     parser.add_argument("--games", default=",".join(f"{g}:{s}" for g, s, _, _ in GAMES),
-                        help="comma-separated GAME:SEED (hannibal, cannonball)")
+                        help="comma-separated GAME:SEED (hannibal, cannonball, scipio)")
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
     parser.add_argument("--outage", type=float, default=60.0, help="seconds table B's network is gone (outage)")
-    parser.add_argument("--plant", choices=("unordered",), help="plant a fault the bench must catch")
+    parser.add_argument("--plant", choices=PLANTS, help="plant a fault the bench must catch")
     parser.add_argument("--stall", type=float, default=60.0, help="seconds without a journal line: the game stalled")
     args = parser.parse_args(argv)
     sides = {g: (a, b) for g, _, a, b in GAMES}

@@ -1,6 +1,7 @@
 """``bench.remote``: two tables in two processes keep one journal through a lossy line (dropped, duplicated and
-reordered messages), a broker restart, a table SIGKILLed and restarted, and the network gone for a while; and
-the bench fails, naming the case, when a far line is applied as it arrives instead of in seq order."""
+reordered messages), a broker restart, a table SIGKILLed and restarted, and the network gone for a while, and
+Scipio's secret choices cross only as seals until both are in. The bench fails, naming the case, when a far line
+is applied as it arrives instead of in seq order, or when secret choices are sent unsealed."""
 
 from __future__ import annotations
 
@@ -27,3 +28,18 @@ def test_the_bench_fails_on_lines_applied_out_of_order(capsys: pytest.CaptureFix
     assert remote.main(["--games", "hannibal:3", "--cases", "lossy", "--plant", "unordered", "--stall", "10"]) == 1
     out = capsys.readouterr().out
     assert "hannibal   seed 3 lossy   FAIL: " in out and "FAILED: 1 case(s)" in out
+
+
+def test_scipio_keeps_its_secrets_sealed_through_a_lossy_line_and_a_killed_table(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert remote.main(["--games", "scipio:5", "--cases", "lossy,kill"]) == 0
+    out = capsys.readouterr().out
+    assert "scipio     seed 5 lossy   ok" in out and "scipio     seed 5 kill    ok" in out, out
+
+
+def test_the_bench_fails_on_secret_choices_sent_unsealed(capsys: pytest.CaptureFixture[str]) -> None:
+    """The planted fault: each table sends its army's organisation and cards as soon as they are made. The game
+    still ends with identical journals; the bench fails on what the broker saw."""
+    assert remote.main(["--games", "scipio:5", "--cases", "clean", "--plant", "unsealed"]) == 1
+    out = capsys.readouterr().out
+    assert "scipio     seed 5 clean   FAIL: a secret crossed unsealed: line 1 (org rome" in out, out
