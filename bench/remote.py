@@ -66,12 +66,12 @@ def free_port() -> int:
 
 class Broker:
     """A Mosquitto of our own on 127.0.0.1 at a free port, without persistence (a restart forgets every
-    session); the tests' broker too."""
+    session); the tests' broker too. ``listener``: the listener's settings (default: anyone, in plain text)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, listener: str = "allow_anonymous true\n") -> None:
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{listener}persistence false\n")
         self.proc: Any = None
         self.start()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import queue
 import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -88,6 +89,7 @@ class Link:
         self.presence = Presence(clock)
         self._keepalive = keepalive
         self._last: mqtt.MQTTMessageInfo | None = None  # the last message published, to flush before a goodbye
+        self._failed = ""  # why the last connection attempt failed, logged once until it changes
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{remote.code}-{table}",
                              clean_session=False, protocol=mqtt.MQTTv311)
         if remote.user is not None:
@@ -98,6 +100,7 @@ class Link:
             client.will_set(self._presence_topic(table), OFFLINE, qos=1, retain=True)
         client.reconnect_delay_set(*reconnect_delay)
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
@@ -188,6 +191,7 @@ class Link:
         if reason.is_failure:
             log.warning("remote %s: broker refused the connection: %s", self.remote.code, reason)
             return
+        self._failed = ""
         client.subscribe([(self.topics["lines"], 1), (self.topics["want"], 1), (self.topics["presence"] + "/+", 1)])
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
@@ -201,6 +205,16 @@ class Link:
             client.publish(self._presence_topic(self.table), ONLINE, qos=1, retain=True)
         self.presence.connected(True)
         self.want(self._expecting())  # whatever was published while this table was away
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        """paho calls this from inside its handler of the attempt's error, which it keeps to itself: the log names
+        it once (an unreachable host, a certificate this table does not trust), not at every retry."""
+        error = sys.exc_info()[1]
+        why = f"{type(error).__name__}: {error}" if error is not None else "no reason given"
+        if why != self._failed:
+            self._failed = why
+            log.warning("remote %s: cannot connect to %s:%d (%s)", self.remote.code, self.remote.host,
+                        self.remote.port, why)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: mqtt.DisconnectFlags,
                        reason: ReasonCode, properties: Properties | None) -> None:
