@@ -141,3 +141,37 @@ def test_scipio_secret_choices_cross_only_as_seals_until_both_are_in(tmp_path: P
         salt = message["salt"]
         assert isinstance(salt, str) and seals[seq]["seal"] == digest(code, seq, str(line["player"]),
                                                                       str(line["move"]), salt)
+
+
+def test_a_table_killed_with_its_choice_sealed_keeps_that_choice(tmp_path: Path) -> None:
+    """Carthage's table is SIGKILLed right after sealing its organisation, before it could journal it (Rome's has
+    not come yet), and started again with the same command: it resumes, is not asked again (the seal file holds
+    the choice and its salt), opens the seal it sent, and the game ends with identical journals."""
+    broker = Broker(tmp_path)
+    url = f"mqtt://127.0.0.1:{broker.port}/KILLSEAL"
+    journal, seals = tmp_path / "1.jsonl", tmp_path / "1.jsonl.seals"
+    try:
+        rome = _demo("scipio", 5, url, tmp_path / "0.jsonl", ["rome"])
+        carthage = _demo("scipio", 5, url, journal, ["carthage"])
+        killed_at = None
+        while carthage.poll() is None and killed_at is None:
+            sealed = [json.loads(raw)["seq"] for raw in seals.read_text().splitlines()] if seals.exists() else []
+            if sealed and len(_lines(journal) if journal.exists() else []) < sealed[-1]:
+                carthage.kill()
+                carthage.wait()
+                killed_at = sealed[-1]
+        assert killed_at is not None, "the table journaled each choice before it could be killed"
+        assert len(_lines(journal) if journal.exists() else []) < killed_at  # its choice was sealed, not journaled
+        carthage = _demo("scipio", 5, url, journal, ["carthage"])
+        results = [run.communicate(timeout=600) for run in (rome, carthage)]
+    finally:
+        broker.kill()
+    for run, (_, err) in zip((rome, carthage), results, strict=True):
+        assert run.returncode == 0, err[-3000:]
+    lines = _lines(tmp_path / "0.jsonl")
+    assert lines == _lines(journal) and lines[-1]["state"]["step"] == "over"  # type: ignore[index]
+    sealed_seqs = [json.loads(raw)["seq"] for raw in seals.read_text().splitlines()]
+    assert sorted(sealed_seqs) == sorted(set(sealed_seqs))  # no choice sealed twice: not asked again
+    line = next(line for line in lines if line["seq"] == killed_at)
+    first = next(json.loads(raw) for raw in seals.read_text().splitlines() if json.loads(raw)["seq"] == killed_at)
+    assert line["move"] == first["move"]  # the choice made before the kill is the one journaled
