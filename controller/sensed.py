@@ -189,7 +189,7 @@ class SensedFlow(TableParts[S]):
         """While a far seat acts (or ``always``), the screen says what the table waits for (``why``: the link's
         state, the code the far table joins with); a notice of the flow's own (a fault) is not covered, and the
         words go when the wait ends."""
-        waiting = always or (self.far_turn() and self.board.game.board_stage() is Stage.PLAY)  # not while it follows
+        waiting = always or (self.far_turn() and self.far_ready())  # not while the players follow the last line
         words = why if waiting else ""
         if self.notice != words and self.notice in ("", self._far_words):
             self.notice = words

@@ -120,8 +120,7 @@ class RemotePlay:
         self._applying: int | None = None  # the seq of the far line being applied
         self._copy: Mapping[str, Any] | None = None  # the state this table journaled for it
         self._asked = float("-inf")  # when the far table was last asked to fill a gap
-        self.sync = Sync(self._apply, self._same_state, applied=journal_lines(journal.path),
-                             ready=flow.takes_far)
+        self.sync = Sync(self._apply, self._same_state, applied=journal_lines(journal.path), ready=self._ready)
         self.sealer: Sealer | None = None
         if isinstance(flow.game, Simultaneous):
             if not isinstance(flow, SealedPlay):
@@ -162,14 +161,23 @@ class RemotePlay:
             if self.sync.missing() and real - self._asked >= ASK_AGAIN_S:
                 self._asked = real  # a gap: the far table sends its lines again from the first missing one
                 self.link.want(self.sync.next_seq)
-            elif self.flow.far_turn() and self.sync.due is None and real - self._asked >= IDLE_ASK_S:
-                # nothing came for long while the far seat acts: its line may have been lost on the way (the
-                # last of a burst leaves no gap to notice), so ask for it
+            elif self.flow.far_turn() and self._nothing_due() and real - self._asked >= IDLE_ASK_S:
+                # nothing came for long while the far seat acts: its line (or its seal) may have been lost on
+                # the way (the last of a burst leaves no gap to notice), so ask for it
                 self._asked = real
                 self.link.want(self.sync.next_seq)
         except SyncStopped as e:
             self._stop(str(e))
         return []
+
+    def _ready(self, line: Line) -> bool:
+        """The far line may be applied now: the flow can take it, and a secret choice's seal is here."""
+        return self.flow.takes_far(line) and (self.sealer is None or not self.sealer.waits_for_seal(line))
+
+    def _nothing_due(self) -> bool:
+        """No far line is here to apply next, or the one here still waits for its seal."""
+        due = self.sync.due
+        return due is None or (self.sealer is not None and self.sealer.waits_for_seal(due))
 
     def _journaled(self, line: Line) -> None:
         """This table's copy of the far line being applied is kept for the state check; any other line is this

@@ -196,12 +196,20 @@ class Sealer:
             raise SealBroken(f"seq {seq}: two different seals arrived for {player}'s choice")
         self.far_seals[seq] = (player, sealed)
 
+    def _needs_seal(self, seq: int) -> bool:
+        return seq in self.far_seals or any(seq in s.seqs for s in self.own.values())
+
+    def waits_for_seal(self, line: Mapping[str, Any]) -> bool:
+        """A far line of a decision this table sealed a choice of, whose own seal has not come (lost on the way:
+        the line waits while the far table is asked again)."""
+        return line["seq"] not in self.far_seals and self._needs_seal(line["seq"])
+
     def check(self, line: Mapping[str, Any], salt: str | None) -> None:
         """A far line due now: it must open the seal its table sent, if it sent one or the line belongs to a
         decision this table sealed a choice of; ``SealBroken`` otherwise."""
         seq = line["seq"]
         known = self.far_seals.get(seq)
-        if known is None and not any(seq in s.seqs for s in self.own.values()):
+        if not self._needs_seal(seq):
             return
         who = f"seq {seq} ({line['player']})"
         if known is None:

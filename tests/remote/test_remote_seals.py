@@ -70,9 +70,11 @@ def test_a_secret_choice_sent_without_its_seal_is_refused(tmp_path: Path) -> Non
     carthage = _sealer(tmp_path, "rome")
     game = new_game()
     carthage.hold(game, 0, carthage.view(game, 0).parse_move(ORG_CARTHAGE), "carthage")
+    assert carthage.waits_for_seal(_line(1, "rome", ORG_ROME))  # the table waits and asks; it never applies it
     with pytest.raises(SealBroken, match="without its seal"):
         carthage.check(_line(1, "rome", ORG_ROME), None)
     carthage.check(_line(3, "chance", "tiles Y1 P2 G3"), None)  # a draw is no secret
+    assert not carthage.waits_for_seal(_line(3, "chance", "tiles Y1 P2 G3"))
 
 
 def test_a_sealed_choice_is_the_same_after_a_power_cut(tmp_path: Path) -> None:
