@@ -201,7 +201,10 @@ class Proxy:
     def _down(self, upstream: socket.socket, client: socket.socket, lock: threading.Lock) -> None:
         held: bytes | None = None
         while True:
-            ready, _, _ = select.select([upstream], [], [], 0.3)
+            try:
+                ready, _, _ = select.select([upstream], [], [], 0.3)
+            except (OSError, ValueError):  # closed by the other direction (an outage, a broker gone)
+                break
             if not ready:
                 if held is not None and not _send(client, held):  # nothing came after it: let it go
                     break

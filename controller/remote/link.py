@@ -129,12 +129,20 @@ class Link:
         self.client.loop_stop()
 
     def _far_done(self) -> bool:
-        """The last line reached the broker and every far table seen has its game over too, or has gone (one
-        never seen cannot be waited for)."""
-        last = self._last
+        """Every far table seen has its game over too, or has gone (one never seen cannot be waited for), and the
+        last line reached the broker (or a far table's game is over, which it cannot be without that line)."""
         with self._lock:
             over = set(self._far_over)
-        return (last is None or last.is_published()) and set(self.presence.status().far_online) <= over
+        return (self._published() or bool(over)) and set(self.presence.status().far_online) <= over
+
+    def _published(self) -> bool:
+        """The last message is acknowledged by the broker. One published while the broker was away is sent again
+        by paho once it is back, but its record keeps saying it failed (paho raises): that one is not known."""
+        last = self._last
+        try:
+            return last is None or last.is_published()
+        except (RuntimeError, ValueError):
+            return False
 
     def publish(self, line: Line) -> None:
         """Send one of this table's journal lines (after it was journaled). Never raises for a broker that is
