@@ -44,7 +44,8 @@ def _first_table(game: str, seed: int, url: str, journal: Path, seats: list[str]
 
 
 @pytest.mark.parametrize(("game", "seed", "sides"), [("hannibal", 3, (["yellow"], ["blue"])),
-                                                     ("cannonball", 2, (["blue"], ["gray"]))])
+                                                     ("cannonball", 2, (["blue"], ["gray"])),
+                                                     ("scipio", 5, (["rome"], ["carthage"]))])
 def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: tuple[list[str], list[str]]) -> None:
     """The first table makes the game's code; the second joins with it; a spectator follows."""
     broker = Broker(tmp_path)
