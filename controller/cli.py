@@ -266,8 +266,13 @@ def _remote_seats(info: GameInfo, seats: Sequence[str], url: str | None,
         return None, frozenset()
     from urllib.parse import urlsplit
 
+    from controller.remote.play import shares
     from hw_config.remote import RemoteUrlError, parse_url
 
+    if not shares(info):
+        able = ", ".join(g.name for g in games() if shares(g))
+        raise UsageError(f"--remote: {info.name} cannot be played with a far table yet ({able} can; see the "
+                         "README's \"Two tables, one game\")")
     try:
         remote = parse_url(url, new_code=new_game_code)
     except RemoteUrlError as e:

@@ -23,7 +23,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, get_type_hints, runtime_checkable
 
 from controller.events import Event
 from controller.journal import JournalError, read
@@ -35,6 +35,7 @@ from controller.remote.sync import Line, Sync, SyncStopped
 from controller.screen import Screen
 from controller.table import Table
 from engines.base import Simultaneous
+from engines.registry import GameInfo, load_ref
 from hw_config.remote import Remote
 
 log = logging.getLogger("boardkeeper.remote")
@@ -215,6 +216,15 @@ class RemotePlay:
             self.link.stop(self.sync.next_seq, why)
         self.table.loop.set_handler(lambda event: None)  # the flow takes nothing more: no move, no redraw
         self.table.display.show(Screen("Remote play stopped", (why,), footer="game saved"))
+
+
+def shares(info: GameInfo) -> bool:
+    """Whether the game's flow can play with a far table (its ``FAR_PLAY``), asked before a table is built: the
+    flow's class is read off the return type of the registry's flow factory."""
+    if info.flow is None:
+        return False
+    flow = get_type_hints(load_ref(info.flow)).get("return")
+    return bool(getattr(flow, "FAR_PLAY", False))
 
 
 def table_name(seats: Iterable[str]) -> str:

@@ -88,6 +88,10 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
     (["play", "hannibal", "--profile", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow",
       "--seat", "blue=mcts"], "the far table's seats are played there"),
     (["play", "hannibal", "--sim", "--remote", "mqtt://127.0.0.1:1/game1"], "--remote is for the real table"),
+    (["demo", "hannipe", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "p1"],
+     "hannipe cannot be played with a far table yet (hannibal, scipio, cannonball can"),
+    (["play", "factional", "--profile", "factional", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "rome"],
+     "factional cannot be played with a far table yet"),
 ])
 def test_a_remote_command_that_cannot_work_is_one_line(argv: list[str], said: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
