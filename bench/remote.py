@@ -352,11 +352,13 @@ class Spy:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
+        from controller.remote.link import topics
+
         self.seen: list[dict[str, Any]] = []
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"spy-{code}")
         self.client.on_message = lambda client, userdata, msg: self.seen.append(json.loads(msg.payload))
         self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"boardkeeper/{code}/lines", qos=1)
+        self.client.subscribe(topics(code)["lines"], qos=1)
         self.client.loop_start()
 
     def close(self) -> None:

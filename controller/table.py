@@ -7,6 +7,7 @@ missing fails loudly instead of quietly simulating.
 
 from __future__ import annotations
 
+import glob
 import importlib
 import logging
 from collections.abc import Callable, Mapping
@@ -299,10 +300,14 @@ def saved_game(path: Path) -> tuple[str | None, str]:
 
 
 def set_aside(path: Path, kind: str) -> Path:
-    """Keep an old journal beside the new game's, renamed with the time and why: nothing is ever lost."""
+    """Keep an old journal beside the new game's, renamed with the time and why: nothing is ever lost. Its
+    companion files (``JOURNAL.seals``: remote play's sealed choices) go with it."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     aside = path.with_name(f"{path.stem}-{stamp}.{kind}{path.suffix}")
+    companions = list(path.parent.glob(f"{glob.escape(path.name)}.*"))
     path.rename(aside)
+    for companion in companions:
+        companion.rename(aside.with_name(aside.name + companion.name[len(path.name):]))
     log.warning("saved game (%s) moved aside to %s; starting a new game", kind, aside)
     return aside
 

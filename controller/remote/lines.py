@@ -1,9 +1,11 @@
 """Journal lines as signed messages for a far table, and back (pure: no network, no clock).
 
-Two tables share one game through a broker that anyone with an account on it may publish to. So every message
-carries the game code, the seq and the journal line, and an HMAC-SHA256 over all of them under a key derived
-from the game code: a client of the same broker who does not know the code can neither inject a move nor change
-one, and a line of another game (another code, another key) is never taken for one of this game. A message
+Two tables share one game through a broker that anyone with an account on it may publish to, and subscribe to
+(``#``). So the code itself never travels: every message carries the game's id (``game_id``: derived from the
+signing key, so guessing the code from it costs a key derivation per guess), the seq and the journal line, and
+an HMAC-SHA256 over all of them under a key derived from the game code. A client of the same broker who does not
+know the code can neither inject a move nor change one, and a line of another game (another id, another key) is
+never taken for one of this game. The topics are named by the id too (``controller.remote.link``). A message
 decodes to a ``Signed`` or raises a ``RefusedMessage`` subclass naming why; nothing refused is ever applied.
 
 The signature does not stop a line from being sent twice (a replay): that is the sync core's job, which takes a
@@ -15,9 +17,9 @@ ignore, and stays there.
 
 Wire format, one JSON object per MQTT message::
 
-    {"v": 1, "kind": "line", "code": "K7Q2", "seq": 12, "from": "north", "line": {...}, "sig": "<hex>"}
-    {"v": 1, "kind": "want", "code": "K7Q2", "seq": 12, "from": "south", "sig": "<hex>"}
-    {"v": 1, "kind": "seal", "code": "K7Q2", "seq": 12, "from": "north", "player": "rome", "seal": "<hex>", ...}
+    {"v": 2, "kind": "line", "game": "<id>", "seq": 12, "from": "north", "line": {...}, "sig": "<hex>"}
+    {"v": 2, "kind": "want", "game": "<id>", "seq": 12, "from": "south", "sig": "<hex>"}
+    {"v": 2, "kind": "seal", "game": "<id>", "seq": 12, "from": "north", "player": "rome", "seal": "<hex>", ...}
 
 A ``seal`` stands for a secret choice not sent yet (``controller.remote.seals``); the line that later opens it
 carries its ``"salt"`` beside ``"line"``.
@@ -39,7 +41,7 @@ from typing import Any, Literal
 
 from hw_config.remote import check_code
 
-VERSION = 1
+VERSION = 2  # 2: the game's id in place of its code
 # fixed, public salt: it only makes the derived key specific to this use (a key for anything else derived from
 # the same code differs); the secret is the game code itself
 _SALT = b"boardkeeper/remote/lines/v1"
@@ -97,13 +99,19 @@ def key_for(code: str) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", check_code(code).encode(), _SALT, _ITERATIONS)
 
 
+def game_id(code: str) -> str:
+    """The game's public name on the broker (topics, messages): a MAC of a fixed text under the signing key."""
+    return hmac.new(key_for(code), b"game id", hashlib.sha256).hexdigest()[:20]
+
+
 def encode_line(code: str, sender: str, line: Mapping[str, Any], salt: str | None = None) -> bytes:
     """A journal move line as a signed message (``salt``: it opens the seal sent for it); ``ValueError`` for a
     note or a line that is not a move line (a table must not send what the far table would refuse)."""
     body = _check_line(dict(line), ValueError)
     if salt is not None and not _HEX.fullmatch(salt):
         raise ValueError(f"salt must be hex, got {salt!r}")
-    return _sign({"v": VERSION, "kind": "line", "code": code, "seq": body["seq"], "from": check_table(sender),
+    return _sign(code, {"v": VERSION, "kind": "line", "game": game_id(code), "seq": body["seq"],
+                        "from": check_table(sender),
                   "line": body, **({"salt": salt} if salt is not None else {})})
 
 
@@ -113,7 +121,7 @@ def encode_seal(code: str, sender: str, seq: int, player: str, seal: str) -> byt
         raise ValueError(f"seal: seq must be a positive integer, got {seq!r}")
     if not _HEX.fullmatch(seal):
         raise ValueError(f"seal must be hex, got {seal!r}")
-    return _sign({"v": VERSION, "kind": "seal", "code": code, "seq": seq, "from": check_table(sender),
+    return _sign(code, {"v": VERSION, "kind": "seal", "game": game_id(code), "seq": seq, "from": check_table(sender),
                   "player": check_table(player), "seal": seal})
 
 
@@ -121,7 +129,7 @@ def encode_want(code: str, sender: str, seq: int) -> bytes:
     """A signed request for the far table's lines from ``seq`` on."""
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise ValueError(f"want: seq must be a positive integer, got {seq!r}")
-    return _sign({"v": VERSION, "kind": "want", "code": code, "seq": seq, "from": check_table(sender)})
+    return _sign(code, {"v": VERSION, "kind": "want", "game": game_id(code), "seq": seq, "from": check_table(sender)})
 
 
 def encode_stop(code: str, sender: str, seq: int, why: str) -> bytes:
@@ -129,7 +137,8 @@ def encode_stop(code: str, sender: str, seq: int, why: str) -> bytes:
     too instead of waiting for a line that will never come."""
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise ValueError(f"stop: seq must be a positive integer, got {seq!r}")
-    return _sign({"v": VERSION, "kind": "stop", "code": code, "seq": seq, "from": check_table(sender), "why": why})
+    return _sign(code, {"v": VERSION, "kind": "stop", "game": game_id(code), "seq": seq, "from": check_table(sender),
+                        "why": why})
 
 
 def decode(code: str, payload: bytes) -> Signed:
@@ -145,7 +154,7 @@ def decode(code: str, payload: bytes) -> Signed:
     if obj.get("v") != VERSION:
         raise MalformedMessage(f"format version {obj.get('v')!r}, this table reads {VERSION}")
     kind = obj.get("kind")
-    fields = {"v", "kind", "code", "seq", "from", "sig"} | {"line": {"line"}, "stop": {"why"},
+    fields = {"v", "kind", "game", "seq", "from", "sig"} | {"line": {"line"}, "stop": {"why"},
                                                              "seal": {"player", "seal"}}.get(str(kind), set())
     if kind == "line" and "salt" in obj:
         fields.add("salt")
@@ -153,10 +162,10 @@ def decode(code: str, payload: bytes) -> Signed:
         raise MalformedMessage(f"unknown kind {kind!r}")
     if set(obj) != fields:
         raise MalformedMessage(f"{kind} fields {sorted(obj)}, expected {sorted(fields)}")
-    if not isinstance(obj["code"], str) or not isinstance(obj["from"], str) or not isinstance(obj["sig"], str):
-        raise MalformedMessage("code, from and sig must be strings")
-    if obj["code"] != code:
-        raise WrongGame(f"a message of game {obj['code']!r}, this is game {code!r}")
+    if not isinstance(obj["game"], str) or not isinstance(obj["from"], str) or not isinstance(obj["sig"], str):
+        raise MalformedMessage("game, from and sig must be strings")
+    if obj["game"] != game_id(code):
+        raise WrongGame(f"a message of another game ({obj['game'][:20]!r}), not of this game's code")
     sig = obj.pop("sig")
     if not hmac.compare_digest(sig, _mac(code, obj)):
         raise BadSignature(f"{kind} seq {obj.get('seq')!r} from {obj['from']!r}: bad signature (forged or changed)")
@@ -212,5 +221,5 @@ def _mac(code: str, body: Mapping[str, Any]) -> str:
     return hmac.new(key_for(code), canonical(body), hashlib.sha256).hexdigest()
 
 
-def _sign(body: dict[str, Any]) -> bytes:
-    return canonical({**body, "sig": _mac(body["code"], body)})
+def _sign(code: str, body: dict[str, Any]) -> bytes:
+    return canonical({**body, "sig": _mac(code, body)})

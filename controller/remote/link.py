@@ -1,6 +1,7 @@
 """The MQTT link between two tables (paho-mqtt 2.x, any MQTT 3.1.1 broker such as Mosquitto).
 
-Topics, under ``boardkeeper/<code>/``:
+Topics, under ``boardkeeper/<id>/``, the game's id (``controller.remote.lines.game_id``: never its code, which
+is the key to its signatures, and which any client of the broker could read in a topic):
 
 - ``lines``: every journal line of the game, signed (``controller.remote.lines``), QoS 1. Both tables publish their
   own lines there; each skips its own, which the broker echoes back. A ``stop`` there says play stopped at the
@@ -45,6 +46,7 @@ from controller.remote.lines import (
     encode_seal,
     encode_stop,
     encode_want,
+    game_id,
 )
 from controller.remote.presence import OFFLINE, ONLINE, OVER, LinkStatus, Presence
 from hw_config.remote import Remote
@@ -56,7 +58,7 @@ Line = dict[str, Any]
 
 def topics(code: str) -> dict[str, str]:
     """The game's topics (``presence`` is a prefix: one subtopic per table)."""
-    base = f"boardkeeper/{code}"
+    base = f"boardkeeper/{game_id(code)}"
     return {"lines": f"{base}/lines", "want": f"{base}/want", "presence": f"{base}/presence"}
 
 
@@ -90,7 +92,7 @@ class Link:
         self._keepalive = keepalive
         self._last: mqtt.MQTTMessageInfo | None = None  # the last message published, to flush before a goodbye
         self._failed = ""  # why the last connection attempt failed, logged once until it changes
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{remote.code}-{table}",
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"boardkeeper-{game_id(remote.code)}-{table}",
                              clean_session=False, protocol=mqtt.MQTTv311)
         if remote.user is not None:
             client.username_pw_set(remote.user, remote.password)
@@ -173,7 +175,8 @@ class Link:
             msg = self._inbox.get(timeout=timeout) if timeout > 0 else self._inbox.get_nowait()
             while True:
                 if msg.kind == "seal":
-                    self.far_seals.append(msg)
+                    if not self.watcher:  # a spectator has no use for seals
+                        self.far_seals.append(msg)
                 elif msg.line is not None:
                     out.append(msg.line)
                     if msg.salt is not None:

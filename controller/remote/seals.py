@@ -17,7 +17,9 @@ ledger shows the flow that position (``view``) and hands the choice here (``hold
 ever journaled.
 
 The seal file also makes a power cut harmless: a choice sealed before the cut is the same choice after it, and
-its salt still opens its seal. The flow never asks the seat again.
+its salt still opens its seal. The flow never asks the seat again. The far table's seals are written there too
+before they count, so a far choice cannot be changed by sending another seal after this table restarted; a
+line already journaled was checked against its seal, and counts as sealed.
 """
 
 from __future__ import annotations
@@ -89,8 +91,9 @@ class Sealer:
         self.game = game
         self.far = far
         self.send = send
-        self.own: dict[int, Seal] = self._read()
+        self.own: dict[int, Seal] = {}
         self.far_seals: dict[int, tuple[str, str]] = {}
+        self._read()
         self._view: tuple[int, int, int, GameState] | None = None  # (id of the real position, seq, seals) -> view
 
     # -- the ledger's side -----------------------------------------------------------------------------------
@@ -134,7 +137,7 @@ class Sealer:
             sealed = self.own.get(seq + 1 + i)
             if sealed is None:
                 return True, self._seal(seq + 1 + i, player, str(move), tuple(range(seq + 1, seq + 1 + len(seats))))
-            if i == 0 and self.complete(sealed) and str(move) == sealed.move:
+            if i == 0 and self.complete(sealed, seq) and str(move) == sealed.move:
                 return False, None
             return True, f"sealed already: {sealed.move}"
         sealed = self.own.get(seq + 1)
@@ -146,23 +149,21 @@ class Sealer:
         """This table's sealed choice that is the next line now (every seat of its decision has sealed, and the
         lines before it are journaled), if there is one."""
         sealed = self.own.get(seq + 1)
-        if sealed is None or not self.complete(sealed) or real.current_player != sealed.player:
+        if sealed is None or not self.complete(sealed, seq) or real.current_player != sealed.player:
             return None
         return real.parse_move(sealed.move)
 
-    def complete(self, sealed: Seal) -> bool:
-        return all(s in self.own or s in self.far_seals for s in sealed.seqs)
+    def complete(self, sealed: Seal, seq: int) -> bool:
+        """Every seat of ``sealed``'s decision has sealed (``seq``: the journal's last; a line there was checked
+        against its seal when it was applied)."""
+        return all(s <= seq or s in self.own or s in self.far_seals for s in sealed.seqs)
 
     def _seal(self, seq: int, player: str, move: str, seqs: tuple[int, ...]) -> str | None:
         """Write the choice and its salt (fsynced) before its seal goes out: after a power cut the same choice
         opens the same seal. The notice if the file could not be written (nothing was sent)."""
         sealed = Seal(seq, player, move, secrets.token_hex(16), seqs)
-        record = {"game": self.game, "code": self.code, **asdict(sealed)}
         try:
-            with self.path.open("ab") as f:
-                f.write(canonical(record) + b"\n")
-                f.flush()
-                os.fsync(f.fileno())
+            self._write(asdict(sealed))
         except OSError as e:
             log.error("remote: %s's choice could not be sealed: %s", player, e)
             return f"NOT SAVED: {e.strerror or e}"
@@ -179,7 +180,8 @@ class Sealer:
     def pending(self, seq: int) -> list[tuple[int, str, str]]:
         """This table's seals from ``seq`` on, as sent (seq, player, digest): sent again when the far table asks."""
         own = self.own.copy()  # asked on the MQTT client's thread while the table's may add one
-        return [(s.seq, s.player, self.seal_of(s)) for s in sorted(own.values(), key=lambda s: s.seq) if s.seq >= seq]
+        return [(s.seq, s.player, self.seal_of(s)) for s in sorted(own.values(), key=lambda s: s.seq)
+                if max(s.seqs) >= seq]  # every seal of a decision the far table may still need
 
     def salt_for(self, seq: int) -> str | None:
         """The salt that opens the seal of this table's line ``seq`` (None: not a sealed line)."""
@@ -194,7 +196,13 @@ class Sealer:
         known = self.far_seals.get(seq)
         if known is not None and known != (player, sealed):
             raise SealBroken(f"seq {seq}: two different seals arrived for {player}'s choice")
-        self.far_seals[seq] = (player, sealed)
+        if known is None:
+            try:
+                self._write({"far": True, "seq": seq, "player": player, "seal": sealed})
+            except OSError as e:  # not kept: it does not count, and the far table is asked for it again
+                log.error("remote: %s's seal for line %d could not be kept: %s", player, seq, e)
+                return
+            self.far_seals[seq] = (player, sealed)
 
     def _needs_seal(self, seq: int) -> bool:
         return seq in self.far_seals or any(seq in s.seqs for s in self.own.values())
@@ -220,25 +228,38 @@ class Sealer:
 
     # -- the seal file ---------------------------------------------------------------------------------------
 
-    def _read(self) -> dict[int, Seal]:
-        """This game's seals from the file (another game's, or a last line torn by a power cut, left out: a
-        seal that was not fully written was never sent)."""
-        own: dict[int, Seal] = {}
+    def _write(self, record: Mapping[str, Any]) -> None:
+        """One record, fsynced before it counts."""
+        with self.path.open("ab") as f:
+            f.write(canonical({"game": self.game, "code": self.code, **record}) + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def _read(self) -> None:
+        """This game's seals from the file, this table's and the far table's (another game's left out). A last
+        line torn by a power cut is cut off: it was never sent, nor counted, and the next record must not be
+        appended to it."""
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
-            return own
-        for number, text in enumerate(raw.split(b"\n"), start=1):
+            return
+        whole = raw.rfind(b"\n") + 1
+        if whole < len(raw):
+            log.warning("remote: %s: a seal torn by a power cut, cut off (it was never sent)", self.path)
+            os.truncate(self.path, whole)
+        for number, text in enumerate(raw[:whole].split(b"\n"), start=1):
             if not text.strip():
                 continue
             try:
                 obj = json.loads(text)
                 if obj.get("game") != self.game or obj.get("code") != self.code:
                     continue
+                if obj.get("far") is True:
+                    self.far_seals[int(obj["seq"])] = (str(obj["player"]), str(obj["seal"]))
+                    continue
                 sealed = Seal(int(obj["seq"]), str(obj["player"]), str(obj["move"]), str(obj["salt"]),
                               tuple(int(s) for s in obj["seqs"]))
             except (ValueError, KeyError, TypeError, AttributeError) as e:
                 log.warning("remote: %s:%d: a seal that cannot be read, left out (%s)", self.path, number, e)
                 continue
-            own[sealed.seq] = sealed
-        return own
+            self.own[sealed.seq] = sealed

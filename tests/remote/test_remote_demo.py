@@ -109,6 +109,7 @@ def test_scipio_secret_choices_cross_only_as_seals_until_both_are_in(tmp_path: P
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
+    from controller.remote.lines import game_id
     from controller.remote.seals import digest
 
     broker = Broker(tmp_path)
@@ -119,7 +120,7 @@ def test_scipio_secret_choices_cross_only_as_seals_until_both_are_in(tmp_path: P
     spy.on_message = lambda client, userdata, msg: seen.append(
         json.loads(msg.payload)) if msg.topic.endswith("/lines") else None
     spy.connect("127.0.0.1", broker.port)
-    spy.subscribe(f"boardkeeper/{code}/#", qos=1)
+    spy.subscribe(f"boardkeeper/{game_id(code)}/#", qos=1)
     spy.loop_start()
     try:
         runs = [_demo("scipio", 5, url, tmp_path / f"{i}.jsonl", [seat]) for i, seat in enumerate(("rome", "carthage"))]

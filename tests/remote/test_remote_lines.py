@@ -17,6 +17,7 @@ from controller.remote.lines import (
     encode_line,
     encode_stop,
     encode_want,
+    game_id,
 )
 from controller.remote.presence import OFFLINE, ONLINE, Presence
 from controller.remote.sync import ForkError, StateMismatch, Sync
@@ -52,7 +53,7 @@ def test_a_changed_move_state_seq_or_sender_breaks_the_signature() -> None:
 def test_a_line_signed_without_the_code_is_refused_as_forged() -> None:
     # a client of the broker who knows the format but not the code signs with a key of its own guess
     forged = json.loads(encode_line("guess-code", "north", line(1)))
-    forged["code"] = CODE
+    forged["game"] = game_id(CODE)
     with pytest.raises(BadSignature):
         decode(CODE, canonical(forged))
     unsigned = {k: v for k, v in json.loads(encode_line(CODE, "north", line(1))).items() if k != "sig"}
@@ -61,13 +62,24 @@ def test_a_line_signed_without_the_code_is_refused_as_forged() -> None:
 
 
 def test_a_line_of_another_game_is_named_as_such() -> None:
-    with pytest.raises(WrongGame, match="'other-game'"):
+    with pytest.raises(WrongGame, match="another game"):
         decode(CODE, encode_line("other-game", "north", line(1)))
 
 
+def test_the_code_never_travels() -> None:
+    """The code is the key to every signature: a message names the game by an id derived from the key, and the
+    topics too, so a client of the broker subscribed to everything learns neither the code nor the key."""
+    from controller.remote.link import topics
+
+    for payload in (encode_line(CODE, "north", line(1)), encode_want(CODE, "south", 2),
+                    encode_stop(CODE, "north", 3, "a fork")):
+        assert CODE.encode() not in payload and json.loads(payload)["game"] == game_id(CODE)
+    assert not [t for t in topics(CODE).values() if CODE in t] and game_id(CODE) != game_id("K7Q2-tesT")
+
+
 @pytest.mark.parametrize("payload, reason", [
-    (b"\xff\xfe", "not JSON"), (b"[1]", "object"), (b'{"v": 2}', "version"),
-    (b'{"v": 1, "kind": "gossip"}', "unknown kind"),
+    (b"\xff\xfe", "not JSON"), (b"[1]", "object"), (b'{"v": 1}', "version"),
+    (b'{"v": 2, "kind": "gossip"}', "unknown kind"),
 ])
 def test_malformed_messages_say_why(payload: bytes, reason: str) -> None:
     with pytest.raises(MalformedMessage, match=reason):
@@ -77,9 +89,9 @@ def test_malformed_messages_say_why(payload: bytes, reason: str) -> None:
 def test_a_signed_message_whose_line_disagrees_with_its_seq_is_refused() -> None:
     # signed by someone with the code (a buggy table): still never applied
     from controller.remote import lines
-    body = {"v": 1, "kind": "line", "code": CODE, "seq": 4, "from": "north", "line": line(5)}
+    body = {"v": 2, "kind": "line", "game": game_id(CODE), "seq": 4, "from": "north", "line": line(5)}
     with pytest.raises(MalformedMessage, match="message seq 4 carries line seq 5"):
-        decode(CODE, lines._sign(body))
+        decode(CODE, lines._sign(CODE, body))
 
 
 def test_notes_and_non_lines_are_not_sent() -> None:

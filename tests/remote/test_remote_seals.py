@@ -92,6 +92,39 @@ def test_a_sealed_choice_is_the_same_after_a_power_cut(tmp_path: Path) -> None:
     assert again.pending(1) == sent and again.salt_for(2) == first.salt_for(2)
     assert again.view(game, 0).current_player == "rome"  # not asked again
     assert _sealer(tmp_path, "rome", game="another game").pending(1) == []
+    salt = "ab" * 16
+    again.far_seal(1, "rome", digest(CODE, 1, "rome", ORG_ROME, salt))  # appended after the torn tail, not onto it
+    third = _sealer(tmp_path, "rome")
+    assert third.pending(1) == sent and third.far_seals == {1: ("rome", digest(CODE, 1, "rome", ORG_ROME, salt))}
+
+
+def test_a_far_seal_kept_before_a_restart_still_binds_the_far_choice(tmp_path: Path) -> None:
+    """The far table's seal is written down before it counts: after this table restarts, another seal or a line
+    that does not open the first is refused."""
+    game = new_game()
+    _sealer(tmp_path, "rome").far_seal(1, "rome", digest(CODE, 1, "rome", ORG_ROME, "ab" * 16))
+    restarted = _sealer(tmp_path, "rome")
+    with pytest.raises(SealBroken, match="two different seals"):
+        restarted.far_seal(1, "rome", digest(CODE, 1, "rome", "org rome 6,5,6,5,6,6", "cd" * 16))
+    with pytest.raises(SealBroken, match="does not open the seal"):
+        restarted.check(_line(1, "rome", "org rome 6,5,6,5,6,6"), "cd" * 16)
+    assert restarted.view(game, 0).current_player == "carthage"  # its own seat still decides
+
+
+def test_a_line_journaled_before_a_restart_counts_as_sealed(tmp_path: Path) -> None:
+    """Carthage sealed line 2, Rome's line 1 came and was journaled, then the power went: after the restart
+    Carthage's sealed choice is due at once, though Rome's seal was not kept in memory, and is not asked again."""
+    game = new_game()
+    sent: list[tuple[int, str, str]] = []
+    carthage = _sealer(tmp_path, "rome", sent)
+    carthage.hold(game, 0, carthage.view(game, 0).parse_move(ORG_CARTHAGE), "carthage")
+    after_rome = game.clone()
+    after_rome.apply(after_rome.parse_move(ORG_ROME))
+    (tmp_path / "t.jsonl.seals").write_bytes(
+        b"".join(raw + b"\n" for raw in (tmp_path / "t.jsonl.seals").read_bytes().splitlines() if b'"far"' not in raw))
+    restarted = _sealer(tmp_path, "rome")
+    assert str(restarted.due(after_rome, 1)) == ORG_CARTHAGE
+    assert restarted.pending(2) == sent  # a far table that asks from line 2 gets the seal of line 2
 
 
 def test_seals_and_salts_are_signed_and_checked_on_the_wire() -> None:
@@ -103,3 +136,15 @@ def test_seals_and_salts_are_signed_and_checked_on_the_wire() -> None:
     forged = encode_seal(CODE, "carthage", 2, "carthage", seal).replace(b'"seq":2', b'"seq":3')
     with pytest.raises(BadSignature):
         decode(CODE, forged)
+
+
+def test_a_finished_games_seals_go_aside_with_its_journal(tmp_path: Path) -> None:
+    """A new game at the same journal path starts with no seal file; the last game's goes with its journal."""
+    from controller.table import set_aside
+
+    journal = tmp_path / "scipio.jsonl"
+    journal.write_text("{}\n")
+    seals_path(journal).write_text("sealed\n")
+    aside = set_aside(journal, "finished")
+    assert not journal.exists() and not seals_path(journal).exists()
+    assert seals_path(aside).read_text() == "sealed\n"

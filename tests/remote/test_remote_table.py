@@ -15,6 +15,7 @@ from hannibal_harness import Harness
 
 from controller.flows.hannibal import Phase
 from controller.remote.lines import encode_line
+from controller.remote.link import topics
 from controller.remote.play import RemotePlay, join, journal_lines
 from controller.web.public import public_state
 from hw_config.remote import parse_url
@@ -115,7 +116,7 @@ def test_a_line_that_is_not_this_game_stops_both_tables(pair: Pair, move: str, s
     intruder.connect("127.0.0.1", remote.port)
     intruder.loop_start()
     try:
-        intruder.publish(f"boardkeeper/{remote.code}/lines", encode_line(remote.code, "yellow", forged),
+        intruder.publish(topics(remote.code)["lines"], encode_line(remote.code, "yellow", forged),
                          qos=1).wait_for_publish(5)
         pair.until(lambda: all(play.stopped for play in pair.plays))
     finally:
