@@ -397,20 +397,23 @@ def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tupl
     spy = Spy(broker.port, code) if case != "broker" else None
     a = Side(folder, "a", game, seed, f"mqtt://127.0.0.1:{broker.port}/{code}", seats[0], plant)
     b = Side(folder, "b", game, seed, f"mqtt://127.0.0.1:{proxy.port}/{code}", seats[1], plant)
-    faults: list[tuple[float, Callable[[], None]]] = []
+    # each fault: (journal lines table B must hold, seconds after the fault before, what to do); by lines, so that
+    # it lands mid-game however fast the machine plays (Scipio's games take a few seconds)
+    faults: list[tuple[int, float, Callable[[], None]]] = []
     if case == "broker":
-        faults = [(2.0, broker.kill), (3.0, broker.start), (6.0, broker.kill), (6.5, broker.start)]
+        faults = [(4, 0.0, broker.kill), (0, 1.0, broker.start), (12, 0.0, broker.kill), (0, 0.5, broker.start)]
     elif case == "kill":
-        faults = [(3.0, b.kill), (4.0, b.start)]
+        faults = [(8, 0.0, b.kill), (0, 1.0, b.start)]
     elif case == "outage":
-        faults = [(2.0, lambda: proxy.outage(outage_s))]
-    started = last_change = time.monotonic()
+        faults = [(4, 0.0, lambda: proxy.outage(outage_s))]
+    started = last_change = last_fault = time.monotonic()
     progress = (0, 0)
     try:
         while a.proc.is_alive() or b.proc.is_alive():
             now = time.monotonic() - started
-            while faults and now >= faults[0][0]:
-                faults.pop(0)[1]()
+            while faults and len(body(b.journal)) >= faults[0][0] and time.monotonic() - last_fault >= faults[0][1]:
+                faults.pop(0)[2]()
+                last_fault = time.monotonic()
             seen = (a.journal.stat().st_size if a.journal.exists() else 0,
                     b.journal.stat().st_size if b.journal.exists() else 0)
             if seen != progress:

@@ -129,6 +129,8 @@ class RemotePlay:
             self.sealer = Sealer(seals_path(journal.path), code, str(journal.header.get("started", "")),
                                  flow.far, lambda seq, player, seal: self.link.seal(seq, player, seal))
             flow.ledger.sealing = self.sealer
+            for seq, player, seal in self.sealer.pending(self.sync.next_seq):  # sealed before a restart, perhaps
+                link.seal(seq, player, seal)  # never sent: queued before any line this table journals from now on
         journal.listeners.append(self._journaled)
 
     def poll(self, now: float) -> list[Event]:
