@@ -149,7 +149,7 @@ class Link:
     def publish(self, line: Line) -> None:
         """Send one of this table's journal lines (after it was journaled). Never raises for a broker that is
         down: paho sends QoS 1 messages when it is back, and the far table's ``want`` covers whatever got lost."""
-        payload = encode_line(self.remote.code, self.table, line, self._salts(line["seq"]))
+        payload = self._line_payload(line)
         with self._lock:
             self._sent[line["seq"]] = dict(line)
         self._last = self.client.publish(self.topics["lines"], payload, qos=1)
@@ -161,8 +161,7 @@ class Link:
 
     def seal(self, seq: int, player: str, seal: str) -> None:
         """Send the seal of this table's secret choice that will be line ``seq``."""
-        self._last = self.client.publish(self.topics["lines"],
-                                         encode_seal(self.remote.code, self.table, seq, player, seal), qos=1)
+        self._last = self.client.publish(self.topics["lines"], self._seal_payload(seq, player, seal), qos=1)
 
     def want(self, seq: int) -> None:
         """Ask the far table for its lines from ``seq`` on."""
@@ -192,6 +191,13 @@ class Link:
 
     def _presence_topic(self, table: str) -> str:
         return f"{self.topics['presence']}/{table}"
+
+    def _line_payload(self, line: Line) -> bytes:
+        """One of this table's lines as sent, first or again: with the salt that opens its seal, if it has one."""
+        return encode_line(self.remote.code, self.table, line, self._salts(line["seq"]))
+
+    def _seal_payload(self, seq: int, player: str, seal: str) -> bytes:
+        return encode_seal(self.remote.code, self.table, seq, player, seal)
 
     def _sent_from(self, seq: int) -> list[Line]:
         with self._lock:
@@ -260,11 +266,9 @@ class Link:
             if self.watcher:
                 return
             for seq, player, seal in self._seals(msg.seq):
-                client.publish(self.topics["lines"], encode_seal(self.remote.code, self.table, seq, player, seal),
-                               qos=1)
+                client.publish(self.topics["lines"], self._seal_payload(seq, player, seal), qos=1)
             for line in self._history(msg.seq):
-                client.publish(self.topics["lines"],
-                               encode_line(self.remote.code, self.table, line, self._salts(line["seq"])), qos=1)
+                client.publish(self.topics["lines"], self._line_payload(line), qos=1)
         elif msg.kind == "stop":
             self.far_stop = f"{msg.sender}: {msg.why}"
             log.error("remote %s: the far table stopped play (%s)", self.remote.code, self.far_stop)
