@@ -162,6 +162,18 @@ class Simultaneous(Protocol):
     def simultaneous(self) -> tuple[str, ...]: ...
 
 
+@runtime_checkable
+class Hidden(Protocol):
+    """A game with secrets that two tables can share without telling each other (Hannipe!'s deal, horse-card
+    order and bets): each table's state holds only its own seats' secrets, ``announce(move)`` is a move as every
+    seat may hear it (said before it is applied), and ``public()`` is the state as a spectator knows it, which
+    both tables of one game agree on after every line."""
+
+    def announce(self, move: Move) -> Move: ...
+
+    def public(self) -> Self: ...
+
+
 def acting_seat(state: GameState) -> str | None:
     """The seat whose turn it is to act: to decide, or to roll in a game whose seat rolls (``Rolled``); None
     for chance no seat draws, a decision of the table's own, or the end."""

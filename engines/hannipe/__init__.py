@@ -25,6 +25,13 @@ Rules: ``docs/rules/hannipe.md``; its interpretations I-1..I-7 are cited where u
   (this race's tips as ``[seat, horse, face]`` in play order). ``from_json`` requires exactly these keys.
 - G-9: ``new_game`` rejects a bad ``players`` or ``cards`` value with ``ValueError``; an unknown option name
   is a ``TypeError``, as with the other engines (the journal reports both as bad options).
+- G-10: shared play (two tables, ``engines.base.Hidden``). A state may not know everything: ``shuffle ?``
+  leaves the horse-card order unknown, so each turn names its horse (``turn vertige``); a far seat's cards
+  are dealt as ``deal p3 ?`` and its tips are legal while an unknown card could be that one; every bet is
+  ``sealed`` (``bet p3 ?`` where unknown), and after the last tip each sealed seat in seat order opens it
+  (``reveal p3 roujo``, step ``reveal``), the payout following the last reveal. ``to_json()`` writes ``?``
+  for what is unknown and adds ``sealed`` (seats); a state without ``sealed`` reads as none sealed.
+  ``public()`` is the state as a spectator knows it; ``announce(move)`` the move as everyone may hear it.
 """
 
 from engines.hannipe.data import COLOURS, FACES, HORSES, NAMES, PROGRAMMES

@@ -50,6 +50,12 @@ ROWS: Final = len(HORSES)
 Card = tuple[str, str]
 """A tip card: (horse, face)."""
 
+SECRET: Final = "?"
+"""What a state shared by two tables writes for what this table does not know (G-10): a horse card not turned
+yet, a far seat's tip card, a bet not revealed yet."""
+UNKNOWN: Final[Card] = (SECRET, SECRET)
+"""A tip card in a far seat's hand: this table knows it is there, not what it is."""
+
 
 def tip_value(face: str, last_round: bool) -> int:
     """The cravache is worth 2, or 3 when played in the race's last round."""
@@ -59,16 +65,16 @@ def tip_value(face: str, last_round: bool) -> int:
 
 
 def card_text(card: Card) -> str:
-    """``noiro:2``: how a card is written in ``deal`` moves and in JSON hands."""
-    return f"{card[0]}:{card[1]}"
+    """``noiro:2``: how a card is written in ``deal`` moves and in JSON hands; ``?`` for an unknown card."""
+    return SECRET if card == UNKNOWN else f"{card[0]}:{card[1]}"
 
 
 CARD_RANK: Final = {(h, f): i * len(FACES) + j for i, h in enumerate(HORSES) for j, f in enumerate(FACES)}
 
 
 def card_sort_key(card: Card) -> int:
-    """Sheet order, then face order: hands are kept sorted so equal hands compare equal."""
-    return CARD_RANK[card]
+    """Sheet order, then face order, unknown cards last: hands are kept sorted so equal hands compare equal."""
+    return CARD_RANK.get(card, len(CARD_RANK))
 
 
 def leader_of(players: tuple[str, ...], race: int) -> str:

@@ -9,6 +9,11 @@
 ``tip p3 noiro 2`` / ``tip p1 vertige c``   a seat plays a tip card; faces ``0``, ``1``, ``2``, ``c``
 =========================================  =========================================================
 
+A game shared by two tables announces what one table may not know (G-10): ``shuffle ?`` (an order nobody
+knows), ``deal p2 ?`` (a card only p2's table knows), ``bet p2 ?`` (a bet sealed until the race ends),
+``turn vertige`` (the horse card the leader turned, once the order is unknown) and ``reveal p2 roujo`` (a sealed
+bet opened after the race's last tip).
+
 Reading ignores case and extra blanks; ``str()`` writes the canonical lowercase form above. Text that
 names no such seat (``p1``..``p7``), horse, face or programme is malformed (``InvalidMoveError``);
 whether a well-formed move is allowed now is the state's business (``IllegalMoveError``).
@@ -20,7 +25,7 @@ from functools import cache
 from typing import Final
 
 from engines.base import InvalidMoveError, Move, move_dataclass
-from engines.hannipe.data import FACES, HORSES, PROGRAMMES, SEATS, Card, card_text
+from engines.hannipe.data import FACES, HORSES, PROGRAMMES, SEATS, SECRET, UNKNOWN, Card, card_text
 
 
 @move_dataclass
@@ -34,22 +39,28 @@ class Action(Move):
     number: int = 0
     horses: tuple[str, ...] = ()
 
+    @property
+    def secret(self) -> bool:
+        """An announcement that hides its outcome (``shuffle ?``, ``deal p2 ?``, ``bet p2 ?``)."""
+        return self.horse == SECRET
+
     def __str__(self) -> str:
         k = self.kind
         if k == "programme":
             return f"programme {self.number}"
         if k == "shuffle":
-            return "shuffle " + ",".join(self.horses)
+            return "shuffle " + (SECRET if self.secret else ",".join(self.horses))
         if k == "deal":
             return f"deal {self.seat} {card_text((self.horse, self.face))}"
-        if k == "bet":
-            return f"bet {self.seat} {self.horse}"
+        if k in ("bet", "reveal"):
+            return f"{k} {self.seat} {self.horse}"
         if k == "tip":
             return f"tip {self.seat} {self.horse} {self.face}"
-        return "turn"
+        return f"turn {self.horse}" if self.horse else "turn"
 
 
 TURN: Final = Action("turn")
+SECRET_SHUFFLE: Final = Action("shuffle", horse=SECRET)
 
 # The constructors below are cached: bots build the same few hundred moves millions of times.
 
@@ -78,6 +89,17 @@ def tip(seat: str, horse: str, face: str) -> Action:
     return Action("tip", seat, horse, face)
 
 
+@cache
+def turn(horse: str) -> Action:
+    """The leader turned ``horse``: how a table that does not know the order records the turn."""
+    return Action("turn", horse=horse)
+
+
+@cache
+def reveal(seat: str, horse: str) -> Action:
+    return Action("reveal", seat, horse)
+
+
 def parse(text: str) -> Action:
     """Read any move in the notation above; ``InvalidMoveError`` says what is wrong with the text."""
     words = text.strip().lower().split()
@@ -86,6 +108,16 @@ def parse(text: str) -> Action:
     kind, rest = words[0], words[1:]
     if kind == "turn" and not rest:
         return TURN
+    if kind == "turn" and len(rest) == 1:
+        return turn(_horse(rest[0]))
+    if kind == "shuffle" and rest == [SECRET]:
+        return SECRET_SHUFFLE
+    if kind == "deal" and len(rest) == 2 and rest[1] == SECRET:
+        return deal(_seat(rest[0]), UNKNOWN)
+    if kind == "bet" and len(rest) == 2 and rest[1] == SECRET:
+        return bet(_seat(rest[0]), SECRET)
+    if kind == "reveal" and len(rest) == 2:
+        return reveal(_seat(rest[0]), _horse(rest[1]))
     if kind == "programme" and len(rest) == 1:
         if not rest[0].isdigit() or int(rest[0]) not in PROGRAMMES:
             raise InvalidMoveError(f"{text!r}: no programme {rest[0]!r} (1..{len(PROGRAMMES)})")

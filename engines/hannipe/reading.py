@@ -24,6 +24,8 @@ from engines.hannipe.data import (
     PAYOUT,
     PROGRAMMES,
     SEATS,
+    SECRET,
+    UNKNOWN,
     Card,
     card_sort_key,
     leader_of,
@@ -32,7 +34,8 @@ from engines.hannipe.data import (
 from engines.hannipe.payout import RaceResult, game_winners, pay
 
 KEYS: Final = frozenset({"game", "players", "cards", "coins", "race", "leader", "to_move", "winners", "programme",
-                         "values", "order", "round", "turned", "bets", "last_race", "shuffle", "hands", "played"})
+                         "values", "order", "round", "turned", "bets", "last_race", "shuffle", "hands", "played",
+                         "sealed"})
 MAX_COINS: Final = GOAL - 1 + max(PAYOUT.values())
 MAX_RACES: Final = 100_000
 
@@ -54,6 +57,7 @@ class Fields:
     bets: dict[str, str | None]
     hands: dict[str, list[Card]] | None
     played: list[tuple[str, str, str]]
+    sealed: set[str]
     to_move: str | None
 
 
@@ -62,6 +66,8 @@ def read(data: object) -> Fields:
         raise ValueError(f"a Hannipe! state is a JSON object, got {type(data).__name__}")
     if data.get("game") != "hannipe":
         raise ValueError(f"game: expected 'hannipe', got {data.get('game')!r}")
+    if "sealed" not in data:  # written since shared play (G-10): a journal from before has no sealed bets
+        data = {**data, "sealed": []}
     if set(data) != KEYS:
         missing, extra = sorted(KEYS - set(data)), sorted(set(data) - KEYS)
         raise ValueError(f"keys: missing {missing}, unexpected {extra}")
@@ -87,14 +93,18 @@ def read(data: object) -> Fields:
         last_race=None,
         programme=programme,
         order=_order(data["order"], values),
-        shuffle=tuple(_horse(h, values, f"shuffle[{i}]") for i, h in enumerate(read_list(data["shuffle"], "shuffle"))),
+        shuffle=tuple(_horse(h, {**values, SECRET: 0}, f"shuffle[{i}]")
+                      for i, h in enumerate(read_list(data["shuffle"], "shuffle"))),
         round=read_int(data["round"], "round", 0, len(values)),
-        bets={p: None if b is None else _horse(b, values, f"bets.{p}")
+        bets={p: None if b is None else _horse(b, {**values, SECRET: 0}, f"bets.{p}")
               for p, b in read_object(data["bets"], "bets", players).items()},
         hands=_hands(data["hands"], players, values),
         played=[_play(e, players, values, f"played[{i}]") for i, e in enumerate(read_list(data["played"], "played"))],
+        sealed={read_choice(p, players, f"sealed[{i}]") for i, p in enumerate(read_list(data["sealed"], "sealed"))},
         to_move=read_maybe(data["to_move"], players, "to_move"),
     )
+    if SECRET in f.shuffle[:f.round] or (SECRET in f.shuffle and set(f.shuffle[f.round:]) != {SECRET}):
+        raise ValueError(f"shuffle: the turned horses, then ? for each card face down, got {list(f.shuffle)}")
     if read_list(data["turned"], "turned") != list(f.shuffle[:f.round]):
         raise ValueError(f"turned: the first {f.round} of the shuffle {list(f.shuffle)}, got {data['turned']!r}")
     if (f.cards == "table") != (f.hands is None):
@@ -110,8 +120,11 @@ def _check_race(f: Fields) -> None:
     """The race fields follow the steps: programme, shuffle, deal, bets in seat order, rounds, tips."""
     starters = tuple(PROGRAMMES[f.programme]) if f.programme is not None else ()
     seats = turn_order(f.players, leader_of(f.players, f.race))
-    if f.shuffle and sorted(f.shuffle) != sorted(starters):
+    known = [h for h in f.shuffle if h != SECRET]
+    if f.shuffle and (len(f.shuffle) != len(starters) or len(set(known)) != len(known)):
         raise ValueError(f"shuffle: an order of the starters {list(starters)}, got {list(f.shuffle)}")
+    if any(b == SECRET and p not in f.sealed for p, b in f.bets.items()) or any(f.bets[p] is None for p in f.sealed):
+        raise ValueError(f"sealed: every hidden bet is sealed, and only a placed bet, got {sorted(f.sealed)}")
     if f.programme is not None and f.round == 0 and f.order != places.start(starters):
         raise ValueError("order: every starter stands on one line until the first horse card is turned")
     placed = [b is not None for b in (f.bets[s] for s in seats)]
@@ -137,6 +150,8 @@ def _check_cards(f: Fields) -> None:
     """No more cards of a kind than the game has; hands dealt round-robin from the seat after the leader."""
     used: Counter[Card] = Counter((h, c) for _, h, c in f.played)
     if f.hands is not None:
+        if any(UNKNOWN in hand for hand in f.hands.values()) and SECRET not in f.shuffle and not f.sealed:
+            raise ValueError("hands: a card is unknown (?) only in a shared race (shuffle ?, sealed bets)")
         for hand in f.hands.values():
             used.update(hand)
         seats = turn_order(f.players, leader_of(f.players, f.race))
@@ -147,7 +162,7 @@ def _check_cards(f: Fields) -> None:
                 raise ValueError(f"hands.{seat}: {held} cards dealt and played does not fit a round-robin deal "
                                  f"of {dealt} from {seats[0]}")
     for (horse, face), n in used.items():
-        if n > COPIES[face]:
+        if face != SECRET and n > COPIES[face]:
             raise ValueError(f"hands, played: {n} {horse}:{face} cards, the game has {COPIES[face]}")
 
 
@@ -157,8 +172,9 @@ def _check_end(f: Fields) -> None:
         raise ValueError(f"winners: coins {f.coins} give {list(game_winners(f.coins))}, got {list(f.winners)}")
     n = len(PROGRAMMES[f.programme]) if f.programme is not None else 0
     complete = f.programme is not None and f.round == n and len(f.played) == n * len(f.players)
-    if complete != bool(f.winners):
-        raise ValueError("played: a race whose last tip is in is paid out, so it is shown only at game end")
+    if (complete and not f.winners and not f.sealed) or (f.winners and (not complete or f.sealed)):
+        raise ValueError("played: a race whose last tip is in is paid out once its bets are revealed, so it is "
+                         "shown only at game end")
     r = f.last_race
     if (r is None) != (f.race == 1 and not f.winners):
         raise ValueError("last_race: null exactly until the first payout")
@@ -215,6 +231,8 @@ def _hands(value: object, players: tuple[str, ...], starters: Mapping[str, int])
 
 
 def _card(value: object, starters: Mapping[str, int], key: str) -> Card:
+    if value == SECRET:
+        return UNKNOWN
     if not isinstance(value, str) or value.count(":") != 1:
         raise ValueError(f"{key}: expected 'horse:face', got {value!r}")
     horse, face = value.split(":")

@@ -4,6 +4,11 @@ A race goes ``programme`` (chance) -> ``shuffle`` (chance) -> ``deal`` (chance, 
 ``cards="deal"`` only) -> ``bet`` (one per seat) -> per round ``turn`` (the leader) then ``tip`` (one per
 seat) -> payout inside the last tip's ``apply`` -> the next race's ``programme``, or ``over``.
 
+A state shared by two tables (G-10) knows only what its table may: the order is ``shuffle ?`` and each turn
+names its horse, a far seat's cards are ``?``, and every bet is sealed until the race's last tip, after which
+each seat ``reveal``s it (step ``reveal``) and the payout follows. ``public()`` is that state as a spectator
+knows it; ``announce(move)`` is a move as everyone may hear it.
+
 The step is never stored: it follows from the race fields (how many cards dealt, bets placed, tips
 played), so a state read from JSON cannot disagree with itself about whose turn it is.
 """
@@ -31,6 +36,8 @@ from engines.hannipe.data import (
     PROGRAMMES,
     ROWS,
     SEATS,
+    SECRET,
+    UNKNOWN,
     Card,
     card_sort_key,
     card_text,
@@ -38,7 +45,19 @@ from engines.hannipe.data import (
     tip_value,
     turn_order,
 )
-from engines.hannipe.moves import TURN, Action, bet, deal, parse, programme, shuffle, tip
+from engines.hannipe.moves import (
+    SECRET_SHUFFLE,
+    TURN,
+    Action,
+    bet,
+    deal,
+    parse,
+    programme,
+    reveal,
+    shuffle,
+    tip,
+    turn,
+)
 from engines.hannipe.payout import RaceResult, game_winners, pay
 from engines.hannipe.reading import read
 
@@ -70,7 +89,7 @@ class State:
     game: Final = "hannipe"
 
     __slots__ = ("_due", "_seats", "_step", "bets", "cards", "coins", "hands", "last_race", "order", "played",
-                 "players", "programme", "race", "round", "shuffle", "winners")
+                 "players", "programme", "race", "round", "sealed", "shuffle", "winners")
 
     def __init__(self, players: int = 4, cards: str = "table") -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -94,6 +113,7 @@ class State:
         self.bets: dict[str, str | None] = {p: None for p in self.players}
         self.hands: dict[str, list[Card]] | None = {p: [] for p in self.players} if self.cards == "deal" else None
         self.played: list[tuple[str, str, str]] = []  # (seat, horse, face) in play order, this race
+        self.sealed: set[str] = set()  # G-10: seats whose bet is placed but not revealed yet (shared play)
         self._seats = turn_order(self.players, self.leader)
 
     # -- reading the position ---------------------------------------------------------------------------
@@ -119,6 +139,12 @@ class State:
     @property
     def turned(self) -> tuple[str, ...]:
         return self.shuffle[:self.round]
+
+    @property
+    def secret(self) -> bool:
+        """G-10: this race's horse-card order is unknown here (``shuffle ?``): deals and bets may be announced
+        hidden, turns name their horse, and bets are sealed."""
+        return SECRET in self.shuffle
 
     @property
     def step(self) -> str:
@@ -164,11 +190,13 @@ class State:
         return left
 
     def undealt(self) -> dict[Card, int]:
+        """Cards not played and in no hand this state can see (an unknown far card may be any of them)."""
         left = self.unplayed()
         if self.hands is not None:
             for cards in self.hands.values():
                 for card in cards:
-                    left[card] -= 1
+                    if card != UNKNOWN:
+                        left[card] -= 1
         return left
 
     def _copies_out(self, card: Card) -> int:
@@ -192,6 +220,8 @@ class State:
             return f"{who} to bet, {where}"
         if s == "turn":
             return f"{who} (leader) to turn horse card {self.round + 1}, {where}"
+        if s == "reveal":
+            return f"{who} to reveal the bet, {where}"
         return f"{who} to tip, round {self.round} of {where}"
 
     # -- chance and legal moves -------------------------------------------------------------------------
@@ -217,15 +247,26 @@ class State:
         if s == "bet":
             return [bet(who, h) for h in self.values]
         if s == "turn":
-            return [TURN]
+            if self.shuffle[self.round] != SECRET:
+                return [TURN]
+            return [turn(h) for h in self.values if h not in self.turned]
         if s == "tip":
-            if self.hands is not None:
-                cards = sorted(set(self.hands[who]), key=card_sort_key)
-            else:
-                left = self.unplayed()
-                cards = [(h, f) for h in self.values for f in FACES if left[h, f] > 0]
-            return [tip(who, h, f) for h, f in cards]
+            return [tip(who, h, f) for h, f in self._playable(who)]
+        if s == "reveal":
+            horse = self.bets[who]
+            return [reveal(who, h) for h in self.values if horse in (SECRET, h)]
         return []
+
+    def _playable(self, seat: str) -> list[Card]:
+        """The tip cards ``seat`` may play: its hand; with physical cards (G-7), or for a far seat's unknown
+        cards (G-10), any kind with a card this state cannot place elsewhere."""
+        hand = self.hands[seat] if self.hands is not None else [UNKNOWN]
+        known = sorted(set(hand) - {UNKNOWN}, key=card_sort_key)
+        if UNKNOWN not in hand:
+            return known
+        left = self.undealt()
+        return sorted(set(known) | {(h, f) for h in self.values for f in FACES if left[h, f] > 0},
+                      key=card_sort_key)
 
     def parse_move(self, text: str) -> Move:
         move = parse(text)
@@ -250,22 +291,38 @@ class State:
         if k == "programme":
             return "" if move.number in PROGRAMMES else f"no programme {move.number}"
         if k == "shuffle":
-            if sorted(move.horses) != sorted(self.values):
+            if not move.secret and sorted(move.horses) != sorted(self.values):
                 return f"a shuffle orders exactly this race's starters: {', '.join(self.values)}"
             return ""
-        if k in ("deal", "bet", "tip") and move.horse not in self.values:
+        if move.secret and k in ("deal", "bet"):
+            return "" if self.secret else f"a {k} is hidden only once the horse cards are (shuffle ?)"
+        if k == "turn":
+            return self._why_not_turn(move.horse)
+        if k in ("deal", "bet", "tip", "reveal") and move.horse not in self.values:
             return f"{move.horse} is not running in this race (starters: {', '.join(self.values)})"
         if k in ("deal", "tip") and move.face not in FACES:
             return f"no tip card face {move.face!r}"
         card = (move.horse, move.face)
         if k == "deal" and self._copies_out(card) >= COPIES[move.face]:
             return f"no {card_text(card)} card left to deal"
-        if k == "tip":
-            if self.hands is not None and card not in self.hands[who]:
+        if k == "tip" and card not in self._playable(who):
+            if self.hands is not None:
                 return f"{who} holds no {card_text(card)} card"
-            if self.hands is None and self.unplayed()[card] <= 0:
-                return f"every {card_text(card)} card of this race has been played"
+            return f"every {card_text(card)} card of this race has been played"
+        if k == "reveal" and self.bets[who] not in (SECRET, move.horse):
+            return f"{who} bet on {self.bets[who]}, not {move.horse}"
         return ""
+
+    def _why_not_turn(self, horse: str) -> str:
+        """``turn`` takes the next card of a known order; ``turn HORSE`` names it, and must where it is unknown."""
+        following = self.shuffle[self.round]
+        if not horse:
+            return "" if following != SECRET else "the order is not known here: say which horse (turn HORSE)"
+        if following == SECRET:
+            if horse not in self.values:
+                return f"{horse} is not running in this race (starters: {', '.join(self.values)})"
+            return f"{horse} is not a horse card still face down" if horse in self.turned else ""
+        return "" if horse == following else f"the next horse card is {following}, not {horse}"
 
     # -- applying ---------------------------------------------------------------------------------------
 
@@ -279,19 +336,56 @@ class State:
             self.programme = move.number
             self.order = places.start(self.starters)
         elif k == "shuffle":
-            self.shuffle = move.horses
+            self.shuffle = (SECRET,) * len(self.values) if move.secret else move.horses
         elif k == "deal":
             assert self.hands is not None
             insort(self.hands[move.seat], (move.horse, move.face), key=card_sort_key)
         elif k == "bet":
             self.bets[move.seat] = move.horse
+            if self.secret:
+                self.sealed.add(move.seat)
         elif k == "turn":
+            horse = move.horse or self.shuffle[self.round]
+            self.shuffle = (*self.shuffle[:self.round], horse, *self.shuffle[self.round + 1:])
             self.round += 1
-            horse = self.shuffle[self.round - 1]
             self.order = places.move(self.order, horse, self.values[horse])
+        elif k == "reveal":
+            self.bets[move.seat] = move.horse
+            self.sealed.discard(move.seat)
+            if not self.sealed:
+                self._finish_race()
         else:
             self._tip(move)
         self._settle()
+
+    def announce(self, move: Move) -> Move:
+        """G-10: ``move`` (legal now) as every seat may hear of it in a shared game: a shuffle, a dealt card and a
+        bet hidden, a turn naming its horse, the rest as they are."""
+        assert isinstance(move, Action)
+        k = move.kind
+        if k == "shuffle":
+            return SECRET_SHUFFLE
+        if k == "deal":
+            return deal(move.seat, UNKNOWN)
+        if k == "bet":
+            return bet(move.seat, SECRET)
+        if k == "turn":
+            return turn(move.horse or self.shuffle[self.round])
+        return move
+
+    def public(self) -> State:
+        """G-10: this position as a spectator knows it: the order of the horse cards not turned, every hand's
+        cards and every bet of the race in progress hidden (until its reveal, or the payout of the last race)."""
+        out = self.clone()
+        if self.shuffle:
+            out.shuffle = self.turned + (SECRET,) * (len(self.shuffle) - self.round)
+        if out.hands is not None:
+            out.hands = {p: [UNKNOWN] * len(h) for p, h in out.hands.items()}
+        if not self.winners:
+            hidden = self.sealed if self.secret or self.sealed else {p for p, b in self.bets.items() if b is not None}
+            out.sealed = set(hidden)
+            out.bets = {p: SECRET if p in hidden else b for p, b in self.bets.items()}
+        return out
 
     def tip_places(self, horse: str, face: str) -> int:
         """The places a tip of ``horse`` with ``face`` would move it this round (negative: it loses them): the
@@ -307,9 +401,10 @@ class State:
         places_ = self.tip_places(horse, face)
         self.played.append((seat, horse, face))
         if self.hands is not None:
-            self.hands[seat].remove((horse, face))
+            hand = self.hands[seat]
+            hand.remove((horse, face) if (horse, face) in hand else UNKNOWN)
         self.order = places.move(self.order, horse, places_)
-        if len(self.played) == len(self.values) * len(self.players):
+        if len(self.played) == len(self.values) * len(self.players) and not self.sealed:
             self._finish_race()
 
     def _finish_race(self) -> None:
@@ -338,6 +433,8 @@ class State:
             self._step, self._due = "deal", seats[dealt % len(seats)]
         elif None in self.bets.values():
             self._step, self._due = "bet", seats[sum(b is not None for b in self.bets.values())]
+        elif self.sealed and len(self.played) == len(self.values) * len(seats):
+            self._step, self._due = "reveal", next(p for p in seats if p in self.sealed)
         else:
             done = len(self.played) - max(0, self.round - 1) * len(seats)
             if self.round == 0 or done == len(seats):
@@ -355,7 +452,7 @@ class State:
 
     def key(self) -> tuple[object, ...]:
         return (self.players, self.cards, tuple(self.coins.values()), self.race, self.programme, self.order,
-                self.shuffle, self.round, tuple(self.bets.values()),
+                self.shuffle, self.round, tuple(self.bets.values()), tuple(sorted(self.sealed)),
                 None if self.hands is None else tuple(tuple(h) for h in self.hands.values()), tuple(self.played),
                 self.winners, None if self.last_race is None else self.last_race.key())
 
@@ -371,7 +468,7 @@ class State:
         c.players, c.cards, c.coins, c.race = self.players, self.cards, dict(self.coins), self.race
         c.winners, c.last_race = self.winners, self.last_race
         c.programme, c.order, c.shuffle, c.round = self.programme, self.order, self.shuffle, self.round
-        c.bets = dict(self.bets)
+        c.bets, c.sealed = dict(self.bets), set(self.sealed)
         c.hands = None if self.hands is None else {p: h[:] for p, h in self.hands.items()}
         c.played = self.played[:]
         c._step, c._due, c._seats = self._step, self._due, self._seats
@@ -382,9 +479,10 @@ class State:
         yet turned, the other seats' bets (uniformly among the starters) and, when the engine deals, the
         other seats' hands (from the cards neither played nor in ``player``'s hand)."""
         out = self.clone()
-        rest = sorted(self.shuffle[self.round:], key=HORSES.index)  # the true order must not leak into the draw
+        out.sealed = set()  # a world drawn whole: its bets are known, its race pays out at the last tip
+        rest = [h for h in self.starters if h not in self.turned]  # the true order must not leak into the draw
         rng.shuffle(rest)
-        out.shuffle = self.shuffle[:self.round] + tuple(rest)
+        out.shuffle = self.turned + tuple(rest)
         starters = self.starters
         for seat, horse in self.bets.items():
             if seat != player and horse is not None:
@@ -392,7 +490,8 @@ class State:
         if out.hands is not None:
             unseen = self.unplayed()
             for card in out.hands.get(player, ()):
-                unseen[card] -= 1
+                if card != UNKNOWN:
+                    unseen[card] -= 1
             pool = [card for card, n in unseen.items() for _ in range(n)]
             rng.shuffle(pool)
             for seat, hand in out.hands.items():
@@ -425,6 +524,7 @@ class State:
             "shuffle": list(self.shuffle),
             "hands": None if self.hands is None else {p: [card_text(c) for c in h] for p, h in self.hands.items()},
             "played": [list(p) for p in self.played],
+            "sealed": [p for p in self.players if p in self.sealed],  # G-10
         }
 
     @classmethod
@@ -434,7 +534,7 @@ class State:
         s = cls.__new__(cls)
         s.players, s.cards, s.coins, s.race, s.winners = f.players, f.cards, f.coins, f.race, f.winners
         s.last_race, s.programme, s.order, s.shuffle, s.round = f.last_race, f.programme, f.order, f.shuffle, f.round
-        s.bets, s.hands, s.played = f.bets, f.hands, f.played
+        s.bets, s.hands, s.played, s.sealed = f.bets, f.hands, f.played, f.sealed
         s._seats = turn_order(s.players, s.leader)
         s._settle()
         if s.current_player != f.to_move:

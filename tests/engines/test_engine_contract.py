@@ -80,13 +80,14 @@ def test_unknown_game_is_named() -> None:
 
 def test_what_generic_code_asks_of_an_engine_beyond_the_state_api_is_declared() -> None:
     """The journal and the table state read these through ``engines.base``'s protocols, never by probing."""
-    from engines.base import Kinds, Rolled, Scored, Simultaneous, TableDecisions
+    from engines.base import Hidden, Kinds, Rolled, Scored, Simultaneous, TableDecisions
     from engines.registry import get_game
 
     states = {name: get_game(name).new_game(**get_game(name).options(sim=True))
               for name in ("hannibal", "factional", "hannipe", "cannonball", "scipio")}
     assert [n for n, s in states.items() if isinstance(s, Rolled)] == ["hannibal", "cannonball", "scipio"]
     assert [n for n, s in states.items() if isinstance(s, Simultaneous)] == ["scipio"]
+    assert [n for n, s in states.items() if isinstance(s, Hidden)] == ["hannipe"]
     assert [n for n, s in states.items() if isinstance(s, Kinds)] == ["cannonball"]
     assert [n for n, s in states.items() if isinstance(s, TableDecisions)] == ["factional"]
     assert sorted(n for n, s in states.items() if isinstance(s, Scored)) == ["factional", "hannipe"]
