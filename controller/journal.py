@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engines.base import GameState, Rolled, TableDecisions
+from engines.base import GameState, Hidden, Rolled, TableDecisions
 from engines.registry import get_game
 
 UNDO = "undo"
@@ -154,9 +154,14 @@ def _entry(path: Path, line: int, obj: Any, expected_seq: int) -> Entry:
     return Entry(obj["seq"], obj["player"], obj["move"], obj["state"], obj.get("entered") is True)
 
 
-def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
+def replay(contents: Contents, path: Path | None = None, private: Mapping[int, str] | None = None
+           ) -> list[GameState]:
     """Re-apply every move from the header's new game, checking each recorded state; returns the states
-    after each line (index 0 = the new game). An undo line restores the state before the last step."""
+    after each line (index 0 = the new game). An undo line restores the state before the last step.
+
+    ``private``: a table's own hidden moves in a game shared with a far table (``engines.base.Hidden``), by seq,
+    whose journal holds what every seat may know: each replaces its line's announcement, and each recorded state
+    is compared with the position as every seat may know it (``public()``)."""
     where = str(path or "journal")
     info = get_game(contents.header["game"])
     try:
@@ -176,7 +181,7 @@ def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
             state = undo_stack.pop()
         else:
             try:
-                move = state.parse_move(entry.move)
+                move = state.parse_move(private.get(entry.seq, entry.move) if private else entry.move)
             except ValueError as e:
                 raise JournalError(f"{where}:{line}: {e}", line) from None
             if state.is_chance():
@@ -184,7 +189,8 @@ def replay(contents: Contents, path: Path | None = None) -> list[GameState]:
             else:
                 undo_stack.append(state.clone())
             state.apply(move)
-        if state.to_json() != entry.state:
+        shown = state.public() if private and isinstance(state, Hidden) else state
+        if shown.to_json() != entry.state:
             raise JournalError(f"{where}:{line}: recorded state differs from the replayed one after {entry.move}",
                                line)
         states.append(state.clone())

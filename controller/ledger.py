@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
 from controller.journal import UNDO, Journal, JournalWriteError
-from engines.base import GameState, Move
+from engines.base import GameState, Hidden, Move
 
 S = TypeVar("S", bound=GameState)
 
@@ -41,6 +41,14 @@ class Sealing(Protocol):
     def due(self, real: GameState, seq: int) -> Move | None: ...
 
 
+class Hiding(Protocol):
+    """Secrets a table keeps from the far table (``engines.base.Hidden``; remote play:
+    ``controller.remote.dealer.Dealer``): a move whose announcement hides it is kept there before the journal
+    gets the announcement."""
+
+    def keep(self, seq: int, player: str, move: Move, said: Move, decision: bool) -> str | None: ...
+
+
 class Ledger(Generic[S]):
     """``real`` is the position the journal holds; ``steps`` the steps since the last chance outcome (position
     before, notation), from the journal on a resume: what may still be taken back. ``game`` is the position the
@@ -52,6 +60,7 @@ class Ledger(Generic[S]):
         self.steps = steps
         self.log = log
         self.sealing: Sealing | None = None
+        self.hiding: Hiding | None = None
 
     @property
     def game(self) -> S:
@@ -74,7 +83,14 @@ class Ledger(Generic[S]):
         before = self.real
         after = before.clone()
         after.apply(move)
-        failed = save_line(self.journal, player, str(move), after.to_json(), self.log, entered=entered)
+        said, state = move, after
+        if self.hiding is not None and isinstance(before, Hidden):  # the journal gets what every seat may know
+            said, state = before.announce(move), after.public()
+            if said != move:
+                failed = self.hiding.keep(self.journal.seq + 1, player, move, said, not before.is_chance())
+                if failed is not None:
+                    return failed
+        failed = save_line(self.journal, player, str(said), state.to_json(), self.log, entered=entered)
         if failed is not None:
             return failed
         if before.is_chance():
@@ -88,7 +104,8 @@ class Ledger(Generic[S]):
         """Journal ``undo`` (the position before the last step), signed by ``player``, then go back to it.
         None when done; else the notice the screen must show, and nothing changed."""
         previous, _ = self.steps[-1]
-        failed = save_line(self.journal, player, UNDO, previous.to_json(), self.log)
+        shown = previous.public() if self.hiding is not None and isinstance(previous, Hidden) else previous
+        failed = save_line(self.journal, player, UNDO, shown.to_json(), self.log)
         if failed is not None:
             return failed
         self.steps.pop()

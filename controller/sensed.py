@@ -228,10 +228,13 @@ class SensedFlow(TableParts[S]):
             log.info("%s took back %s: put the pieces back", who, step)
             self.taken_back()
             return True
-        chance = self.game.is_chance()
+        chance, board = self.game.is_chance(), self.game.occupancy()
         self.apply_far(self.game.parse_move(move), player, entered=bool(line.get("entered")))
         if self.journal.seq > seq and not chance:
-            log.info("%s moved %s: move it on your board", who, move)
+            if self.game.occupancy() != board:
+                log.info("%s moved %s: move it on your board", who, move)
+            else:
+                log.info("%s played %s", who, move)
         return self.journal.seq > seq
 
     def apply_far(self, move: Move, player: str, entered: bool) -> None:

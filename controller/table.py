@@ -29,6 +29,7 @@ from controller.leds import LedView, LinkStrip
 from controller.loop import EventLoop
 from controller.move_match import kinds_of
 from controller.oled_view import OledView
+from controller.remote.dealer import private_moves
 from controller.scanner import MatrixScanner
 from controller.screen import Screen
 from controller.sdnotify import Notifier
@@ -183,7 +184,7 @@ def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | Non
         contents = read(path)
         if contents.header["game"] != game:
             raise JournalError(f"{path}: a {contents.header['game']} journal, not {game}")
-        states = replay(contents, path)
+        states = replay(contents, path, private_moves(path))  # with a far table, its own secrets too
         if not contents.finished:
             if contents.torn:
                 log.warning("%s: torn last line dropped (power cut while writing)", path)
@@ -435,7 +436,8 @@ def table_state(io: TableIO, flow: Flow, journal: Journal, kinds: Mapping[str, s
                        if seat in kinds else "person") for seat in game.players)
     private: dict[str, Screen] = {}
     if seat_screen is not None:
-        private = {seat: own for seat in game.players if (own := seat_screen(game, seat, names)) is not None}
+        private = {seat: own for seat in game.players  # a far seat's secrets are at its own table, not here
+                   if seat not in flow.far and (own := seat_screen(game, seat, names)) is not None}
     shown = io.display.current
     if shown is not None and shown.private:  # a seat's secret entry is up: the OLED's reader is that seat
         private[shown.private] = shown

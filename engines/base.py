@@ -162,16 +162,55 @@ class Simultaneous(Protocol):
     def simultaneous(self) -> tuple[str, ...]: ...
 
 
+@dataclass(frozen=True)
+class FaceDown:
+    """A card the position needs from a deck shuffled face down: position ``position`` of deck ``deck`` of the
+    shuffle named ``shuffle``, seen by ``seat`` alone (a dealt card) or by everyone (``None``: a card turned)."""
+
+    shuffle: str
+    deck: str
+    position: int
+    seat: str | None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the decks of shuffle ``shuffle`` showed once its cards are all out (Hannipe!: at the race's reveal):
+    the cards turned for all, by deck in turn order, and the cards each seat played of those dealt to it."""
+
+    shuffle: str
+    turned: dict[str, tuple[str, ...]]
+    played: dict[str, tuple[str, ...]]
+
+
 @runtime_checkable
 class Hidden(Protocol):
     """A game with secrets that two tables can share without telling each other (Hannipe!'s deal, horse-card
     order and bets): each table's state holds only its own seats' secrets, ``announce(move)`` is a move as every
     seat may hear it (said before it is applied), and ``public()`` is the state as a spectator knows it, which
-    both tables of one game agree on after every line."""
+    both tables of one game agree on after every line.
+
+    Its chance the tables draw together, face down (``controller.remote.deck``): ``decks()`` names the shuffle in
+    use and each of its decks' cards, from the chance event that shuffles (then ``face_down()`` is None) until
+    ``shown()`` says what the decks showed; ``face_down()`` is the card the next step needs, and ``turn_up(card)``
+    the move that card makes. A secret decision (a bet) is announced hidden (``hides(move)``) and sealed;
+    ``opens(move)`` names the secret decision a move reveals (``reveal p2 roujo`` opens ``bet p2 roujo``)."""
 
     def announce(self, move: Move) -> Move: ...
 
     def public(self) -> Self: ...
+
+    def decks(self) -> tuple[str, dict[str, tuple[str, ...]]] | None: ...
+
+    def face_down(self) -> FaceDown | None: ...
+
+    def turn_up(self, card: str) -> Move: ...
+
+    def opens(self, move: Move) -> Move | None: ...
+
+    def hides(self, move: Move) -> bool: ...
+
+    def shown(self) -> Shown | None: ...
 
 
 def acting_seat(state: GameState) -> str | None:

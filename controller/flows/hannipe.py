@@ -9,6 +9,12 @@ decided by the position, so a resumed game lands in the right phase)::
     FINISH (bets revealed, payouts) --OK--> COINS --OK--> the next race | OVER
     any play phase --the mat differs from the race--> MAT --the mat matches--> the step again
     MAT --the pawns put back as before the last tip--> UNDO --OK--> the tip taken back  --BACK--> MAT
+    FAR (a far seat acts, or its table's share of a card is awaited) --its line, or the share--> the step
+
+With a far table (remote play) the race's secrets stay at their seats' tables: this table's cards are drawn
+face down with the far table (``dealer``: ``controller.remote.dealer``), and each of its sealed bets is revealed
+by itself after the last tip (step ``reveal``). A far seat's move comes as the far table's line, and the mat
+follows it as it follows a move made here.
 
 The mat's reeds only say "a pawn is here", so they make no move: the sensed-board loop
 (``controller.sensed``) compares them with the engine's ``occupancy()``. After every horse movement (and
@@ -21,15 +27,16 @@ the screen shows its effect. The flow decides no rule: it offers the engine's le
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from controller.flows import FlowContext
 from controller.flows import hannipe_screens as screens
 from controller.referee import Stage
 from controller.screen import Screen
 from controller.sensed import SensedBoard, SensedFlow
-from engines.base import IllegalMoveError, InvalidMoveError, Move
+from engines.base import IllegalMoveError, InvalidMoveError, Move, acting_seat
 from engines.hannipe import HORSES, NAMES, Action, State
 
 HORSE = "horse:"  # the horse buttons: "horse:noiro" names Noiro at one press
@@ -45,9 +52,10 @@ class Phase(Enum):
     FINISH = "finish"
     COINS = "coins"
     OVER = "over"
+    FAR = "far"
 
 
-_PLAY = [Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP]
+_PLAY = [Phase.LOOK, Phase.BET, Phase.TURN, Phase.TIP, Phase.FAR]
 """Phases where a decision is asked: the mat must show the race before any of them takes input."""
 
 _ASKED = (Phase.LOOK, Phase.BET, Phase.TIP)
@@ -64,6 +72,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "onward", "source": Phase.FINISH, "dest": Phase.COINS},
     {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.MAT, "conditions": "mat_differs",
      "after": "follow"},
+    {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.FAR, "conditions": "far_due"},
     {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.TURN, "conditions": "turn_due"},
     {"trigger": "onward", "source": _NEXT_STEP, "dest": Phase.LOOK, "conditions": "secret_due",
      "before": "fresh_entry"},
@@ -77,6 +86,14 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+class Dealer(Protocol):
+    """The draws of a race shared with a far table (``controller.remote.dealer.Dealer``)."""
+
+    waiting: str
+
+    def draw(self, state: State) -> Move | None: ...
+
+
 class HannipeFlow(SensedFlow[State]):
     """Consumes events from the loop; owns the engine state, the journal and what the screen says.
 
@@ -86,6 +103,7 @@ class HannipeFlow(SensedFlow[State]):
     """
 
     STATE = State
+    FAR_PLAY = True
     state: Phase  # set by the transitions machine
     # triggers the machine adds to the model (declared for the type checker)
     onward: Callable[[], bool]
@@ -108,6 +126,8 @@ class HannipeFlow(SensedFlow[State]):
         self.face = ""
         self.choosing_face = False
         self.paid_shown = 0  # the last race whose finish the players have seen
+        self.dealer: Dealer | None = None  # set by remote play: the race's cards drawn with the far table
+        self.awaiting = False  # a draw here waits for the far table's share of a card
         self.start_machine(Phase, TRANSITIONS, Phase.LOOK)
 
     # -- conditions and phase entry ----------------------------------------------------------------------
@@ -122,6 +142,10 @@ class HannipeFlow(SensedFlow[State]):
 
     def turn_due(self) -> bool:
         return self.game.step == "turn"
+
+    def far_due(self) -> bool:
+        """A far seat acts now, or this table's draw waits for the far table: nothing here is asked."""
+        return self.far_turn() or self.awaiting
 
     def secret_due(self) -> bool:
         """A bet, or a tip from a dealt hand: everyone else looks away first."""
@@ -181,7 +205,10 @@ class HannipeFlow(SensedFlow[State]):
         raise AssertionError("the mat offers no moves")
 
     def takeback_offered(self) -> bool:
-        """The pawns were put back as they stood before the last tip: offer to take it back."""
+        """The pawns were put back as they stood before the last tip: offer to take it back (not a step the far
+        table may have acted on)."""
+        if self.far_step_stands():
+            return False
         self.ask_undo()
         return True
 
@@ -234,16 +261,60 @@ class HannipeFlow(SensedFlow[State]):
             self.onward()
 
     def _draw_chance(self) -> bool:
-        """Draw what chance decides (programme, shuffle, deal); False if it could not be journaled."""
-        while self.game.is_chance():
-            move = self.dice.roll(self.game)
+        """Draw what chance decides (programme, shuffle, deal), and reveal this table's sealed bets after the
+        race's last tip; False if it could not be journaled. Whatever is the far table's to draw or reveal, and a
+        card whose far share has not come, is waited for (``far_due``)."""
+        self.awaiting = False
+        while not self.game.is_over() and not self.far_turn():
+            g = self.game
+            if g.is_chance():
+                move = self._chance_move()
+                if move is None:
+                    self.awaiting = True
+                    return True
+            elif g.step == "reveal":
+                [move] = g.legal_moves()  # the bet this table sealed, opened as the rules say
+            else:
+                return True
             if not self._apply(move):
                 return False
-            assert isinstance(move, Action)
-            if move.kind == "programme":
-                self.moved = f"Race {self.game.race}: prog {move.number}"
-                self.display.show(screens.position_screen(self.game, "pawns to row 1", names=self.names), hold=True)
+            self._shown(move)
         return True
+
+    def _chance_move(self) -> Move | None:
+        """The chance outcome this table journals now: from the dice, or, where the race's cards are face down
+        with a far table, from the dealer (None while it waits for the far share)."""
+        g = self.game
+        if self.dealer is not None and (g.face_down() is not None or g.decks() is not None):
+            return self.dealer.draw(g)
+        return self.dice.roll(g)
+
+    def _shown(self, move: Move) -> None:
+        """A programme drawn: the mat's pawns go to row 1, and the screen says so for a while."""
+        assert isinstance(move, Action)
+        if move.kind == "programme":
+            self.moved = f"Race {self.game.race}: prog {move.number}"
+            self.display.show(screens.position_screen(self.game, "pawns to row 1", names=self.names), hold=True)
+
+    def play_face_down(self) -> None:
+        """Remote play's word that something came from the far table: a draw that waited for it goes on."""
+        if self.state is Phase.FAR and self.awaiting:
+            self._advance()
+
+    def apply_far(self, move: Move, player: str, entered: bool) -> None:
+        """A far seat's move, bet, reveal or draw, applied as here: a horse that moved, the mat follows."""
+        before = self.game
+        if not self._apply(move):
+            return
+        assert isinstance(move, Action)
+        if move.kind == "tip":
+            self.moved = screens.tipped_title(self._name(move.seat), move.horse, move.face)
+            self._show_movement(before, move.horse)
+        elif move.kind == "turn":
+            self._turned(before)
+        else:
+            self._shown(move)
+        self._advance()
 
     # -- decisions ----------------------------------------------------------------------------------------
 
@@ -303,12 +374,21 @@ class HannipeFlow(SensedFlow[State]):
 
     def _turn(self) -> None:
         before = self.game
-        if not self._apply(self.game.parse_move("turn")):
+        move = self.game.parse_move("turn") if self.game.face_down() is None or self.dealer is None \
+            else self.dealer.draw(self.game)
+        if move is None:
+            self.notice = "the far table's share of the card: wait"
+            self.redraw()
             return
+        if not self._apply(move):
+            return
+        self._turned(before)
+        self._advance()
+
+    def _turned(self, before: State) -> None:
         horse = self.game.turned[-1]
         self.moved = f"Turned {NAMES[horse]} +{self.game.values[horse]}"
         self._show_movement(before, horse)
-        self._advance()
 
     def _cards(self) -> list[tuple[str, str]]:
         """The tips the seat may play now: its hand, or every card still unplayed (physical cards)."""
@@ -358,8 +438,9 @@ class HannipeFlow(SensedFlow[State]):
         self._advance()
 
     def _take_back(self) -> bool:
-        """BACK takes back the last tip while the next seat has not played (never past a chance event)."""
-        if not self.ledger.steps or not self.ledger.steps[-1][1].startswith("tip"):
+        """BACK takes back the last tip while the next seat has not played (never past a chance event), and,
+        with a far table, only the table's own, while the far table cannot have acted on it."""
+        if not self.ledger.steps or not self.ledger.steps[-1][1].startswith("tip") or self.far_step_stands():
             return False
         previous, text = self.ledger.steps[-1]
         if not self.saved(self.ledger.take_back(self.game.current_player or "chance")):
@@ -447,6 +528,9 @@ class HannipeFlow(SensedFlow[State]):
             return screens.bet_screen(g, seat, self.selected, names)
         if phase is Phase.TURN:
             return screens.turn_screen(g, self.notice, names)
+        if phase is Phase.FAR:
+            waits = f"{self._name(acting_seat(g))} at far table" if self.far_turn() else "cards from far table"
+            return replace(screens.position_screen(g, self.notice or waits, names=names), footer="far table plays")
         return screens.tip_screen(g, seat, self.horse, self.face, self.choosing_face, self.notice, names)
 
     def _name(self, seat: str | None) -> str:

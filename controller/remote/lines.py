@@ -20,9 +20,11 @@ Wire format, one JSON object per MQTT message::
     {"v": 2, "kind": "line", "game": "<id>", "seq": 12, "from": "north", "line": {...}, "sig": "<hex>"}
     {"v": 2, "kind": "want", "game": "<id>", "seq": 12, "from": "south", "sig": "<hex>"}
     {"v": 2, "kind": "seal", "game": "<id>", "seq": 12, "from": "north", "player": "rome", "seal": "<hex>", ...}
+    {"v": 2, "kind": "deck", "game": "<id>", "seq": 12, "from": "north", "data": {"part": "share", ...}, ...}
 
 A ``seal`` stands for a secret choice not sent yet (``controller.remote.seals``); the line that later opens it
-carries its ``"salt"`` beside ``"line"``.
+carries its ``"salt"`` beside ``"line"``. A ``deck`` message carries the cards two tables shuffle face down, and
+what opens them (``controller.remote.dealer``), in ``"data"``.
 
 ``want`` asks the far table to send its lines again from ``seq`` on (after a reconnect, or a gap). ``from`` names
 the sending table so that a table can skip its own messages, which the broker echoes back.
@@ -51,7 +53,7 @@ _ITERATIONS = 100_000
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _LINE_KEYS = {"seq", "player", "move", "state", "entered"}
 
-Kind = Literal["line", "want", "stop", "seal"]
+Kind = Literal["line", "want", "stop", "seal", "deck"]
 _HEX = re.compile(r"[0-9a-f]{16,128}")
 
 
@@ -84,6 +86,7 @@ class Signed:
     salt: str | None = None  # a line's: what opens the seal sent for it
     player: str = ""  # a seal's seat
     seal: str = ""  # a seal's digest
+    data: dict[str, Any] | None = None  # a deck message's
 
 
 def check_table(table: str) -> str:
@@ -125,6 +128,14 @@ def encode_seal(code: str, sender: str, seq: int, player: str, seal: str) -> byt
                   "player": check_table(player), "seal": seal})
 
 
+def encode_deck(code: str, sender: str, seq: int, data: Mapping[str, Any]) -> bytes:
+    """A signed deck message (``data``: its part and values), sent at journal line ``seq``."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ValueError(f"deck: seq must be a positive integer, got {seq!r}")
+    return _sign(code, {"v": VERSION, "kind": "deck", "game": game_id(code), "seq": seq, "from": check_table(sender),
+                        "data": dict(data)})
+
+
 def encode_want(code: str, sender: str, seq: int) -> bytes:
     """A signed request for the far table's lines from ``seq`` on."""
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
@@ -154,11 +165,11 @@ def decode(code: str, payload: bytes) -> Signed:
     if obj.get("v") != VERSION:
         raise MalformedMessage(f"format version {obj.get('v')!r}, this table reads {VERSION}")
     kind = obj.get("kind")
-    fields = {"v", "kind", "game", "seq", "from", "sig"} | {"line": {"line"}, "stop": {"why"},
+    fields = {"v", "kind", "game", "seq", "from", "sig"} | {"line": {"line"}, "stop": {"why"}, "deck": {"data"},
                                                              "seal": {"player", "seal"}}.get(str(kind), set())
     if kind == "line" and "salt" in obj:
         fields.add("salt")
-    if kind not in ("line", "want", "stop", "seal"):
+    if kind not in ("line", "want", "stop", "seal", "deck"):
         raise MalformedMessage(f"unknown kind {kind!r}")
     if set(obj) != fields:
         raise MalformedMessage(f"{kind} fields {sorted(obj)}, expected {sorted(fields)}")
@@ -178,6 +189,10 @@ def decode(code: str, payload: bytes) -> Signed:
         if not isinstance(obj["why"], str):
             raise MalformedMessage("stop: why must be a string")
         return Signed("stop", code, seq, obj["from"], why=obj["why"][:200])
+    if kind == "deck":
+        if not isinstance(obj["data"], dict):
+            raise MalformedMessage("deck: data must be an object")
+        return Signed("deck", code, seq, obj["from"], data=obj["data"])
     if kind == "seal":
         if not isinstance(obj["player"], str) or not isinstance(obj["seal"], str) or not _HEX.fullmatch(obj["seal"]):
             raise MalformedMessage("seal: player is a string and seal a hex digest")

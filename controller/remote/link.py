@@ -42,6 +42,7 @@ from controller.remote.lines import (
     Signed,
     check_table,
     decode,
+    encode_deck,
     encode_line,
     encode_seal,
     encode_stop,
@@ -71,7 +72,8 @@ class Link:
                  ca_file: str | None = None, clock: Callable[[], float] = time.monotonic,
                  reconnect_delay: tuple[int, int] = (1, 8), watcher: bool = False,
                  salts: Callable[[int], str | None] = lambda seq: None,
-                 seals: Callable[[int], Iterable[tuple[int, str, str]]] = lambda seq: ()) -> None:
+                 seals: Callable[[int], Iterable[tuple[int, str, str]]] = lambda seq: (),
+                 decks: Callable[[], Iterable[dict[str, Any]]] = lambda: ()) -> None:
         self.remote = remote
         self.table = check_table(table)
         self.watcher = watcher  # a spectator: no presence (the tables must not take it for a far table), no answers
@@ -83,6 +85,8 @@ class Link:
         self._history = history or self._sent_from
         self._salts = salts
         self._seals = seals
+        self._decks = decks
+        self.far_decks: list[dict[str, Any]] = []  # deck messages taken from the inbox, for the table's dealer
         self.far_seals: list[Signed] = []  # seals taken from the inbox (``take``), for the table to collect
         self.far_salts: dict[int, str] = {}  # the salts far lines came with, by seq
         self._sent: dict[int, Line] = {}
@@ -163,6 +167,10 @@ class Link:
         """Send the seal of this table's secret choice that will be line ``seq``."""
         self._last = self.client.publish(self.topics["lines"], self._seal_payload(seq, player, seal), qos=1)
 
+    def deck(self, data: dict[str, Any]) -> None:
+        """Send a deck message (``controller.remote.dealer``)."""
+        self._last = self.client.publish(self.topics["lines"], self._deck_payload(data), qos=1)
+
     def want(self, seq: int) -> None:
         """Ask the far table for its lines from ``seq`` on."""
         self.client.publish(self.topics["want"], encode_want(self.remote.code, self.table, seq), qos=1)
@@ -176,6 +184,9 @@ class Link:
                 if msg.kind == "seal":
                     if not self.watcher:  # a spectator has no use for seals
                         self.far_seals.append(msg)
+                elif msg.kind == "deck":
+                    if not self.watcher and msg.data is not None:  # nor for a deck it cannot open
+                        self.far_decks.append(msg.data)
                 elif msg.line is not None:
                     out.append(msg.line)
                     if msg.salt is not None:
@@ -198,6 +209,9 @@ class Link:
 
     def _seal_payload(self, seq: int, player: str, seal: str) -> bytes:
         return encode_seal(self.remote.code, self.table, seq, player, seal)
+
+    def _deck_payload(self, data: dict[str, Any]) -> bytes:
+        return encode_deck(self.remote.code, self.table, max(1, self._expecting() - 1), data)
 
     def _sent_from(self, seq: int) -> list[Line]:
         with self._lock:
@@ -265,6 +279,8 @@ class Link:
         if msg.kind == "want":
             if self.watcher:
                 return
+            for data in self._decks():
+                client.publish(self.topics["lines"], self._deck_payload(data), qos=1)
             for seq, player, seal in self._seals(msg.seq):
                 client.publish(self.topics["lines"], self._seal_payload(seq, player, seal), qos=1)
             for line in self._history(msg.seq):

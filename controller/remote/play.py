@@ -12,6 +12,10 @@ In a game whose seats decide at once in secret (Scipio), this table's choices th
 (``controller.remote.seals``): the ledger holds them back and the seals go out. Each is journaled
 (``play_sealed``) once the far table's seals are in, and a far line there must open its seal.
 
+In a game with hidden cards (Hannipe!), this table's secrets stay here and the journal holds what every seat may
+know (``controller.remote.dealer``): the ledger hands each hidden move to the dealer, which draws the race's cards
+face down with the far table and checks its work at each race's end.
+
 A loop source (``poll``) does all of it on the table's own thread; the MQTT client only queues what it
 received. A table restarted from its journal starts ``Sync`` from the lines already there, and answers the far
 table's ``want`` from its journal file, so nothing journaled before the restart is lost to the far table.
@@ -28,13 +32,15 @@ from typing import Any, Protocol, get_type_hints, runtime_checkable
 from controller.events import Event
 from controller.journal import JournalError, read
 from controller.ledger import Ledger
+from controller.remote.dealer import Dealer
+from controller.remote.deck import DeckBroken
 from controller.remote.lines import Signed, canonical
 from controller.remote.presence import LinkStatus
 from controller.remote.seals import Sealer, seals_path
 from controller.remote.sync import Line, Sync, SyncStopped
 from controller.screen import Screen
 from controller.table import Table
-from engines.base import Simultaneous
+from engines.base import Hidden, Simultaneous
 from engines.registry import GameInfo, load_ref
 from hw_config.remote import Remote
 
@@ -66,6 +72,16 @@ class FarPlay(Protocol):
 
 
 @runtime_checkable
+class HiddenPlay(Protocol):
+    """What a flow whose game hides cards from a far table offers besides ``FarPlay``."""
+
+    ledger: Ledger[Any]
+    dealer: Any
+
+    def play_face_down(self) -> None: ...  # a draw that waited for the far table's share goes on
+
+
+@runtime_checkable
 class SealedPlay(Protocol):
     """What a flow whose seats decide at once in secret offers a far table besides ``FarPlay``."""
 
@@ -88,6 +104,10 @@ class Carrier(Protocol):
     far_salts: dict[int, str]
 
     def seal(self, seq: int, player: str, seal: str) -> None: ...
+
+    far_decks: list[dict[str, Any]]
+
+    def deck(self, data: dict[str, Any]) -> None: ...
 
     def want(self, seq: int) -> None: ...
 
@@ -123,6 +143,13 @@ class RemotePlay:
         self._asked = float("-inf")  # when the far table was last asked to fill a gap
         self.sync = Sync(self._apply, self._same_state, applied=journal_lines(journal.path), ready=self._ready)
         self.sealer: Sealer | None = None
+        self.dealer: Dealer | None = None
+        if isinstance(flow.game, Hidden):
+            if not isinstance(flow, HiddenPlay):
+                raise ValueError(f"{table.profile.game} cannot hide its cards from a far table yet")
+            self.dealer = Dealer(journal.path, code, flow.far, lambda data: self.link.deck(data),
+                                 lambda seq, player, seal: self.link.seal(seq, player, seal))
+            flow.ledger.hiding = flow.dealer = self.dealer
         if isinstance(flow.game, Simultaneous):
             if not isinstance(flow, SealedPlay):
                 raise ValueError(f"{table.profile.game} cannot seal its secret choices for a far table yet")
@@ -145,6 +172,8 @@ class RemotePlay:
                 self.sync.local(line)
                 self.link.publish(line)
             lines = self.link.take()
+            if self.dealer is not None:
+                self._deal()
             if self.sealer is not None:
                 while self.link.far_seals:
                     seal = self.link.far_seals.pop(0)
@@ -154,6 +183,8 @@ class RemotePlay:
             self.sync.drain()
             if isinstance(self.flow, SealedPlay):
                 self.flow.play_sealed()  # every seal of a secret decision is in: this table's choice is journaled
+            if self.dealer is not None:
+                self._deal()  # what the far line just applied calls for
             status = self.link.status()
             if status.connected and not status.far_online and not status.far_offline:
                 self.flow.wait_far(f"code {self.code}", always=True)  # what the far table joins with
@@ -164,7 +195,7 @@ class RemotePlay:
             if self.sync.missing() and real - self._asked >= ASK_AGAIN_S:
                 self._asked = real  # a gap: the far table sends its lines again from the first missing one
                 self.link.want(self.sync.next_seq)
-            elif self.flow.far_turn() and self._nothing_due() and real - self._asked >= IDLE_ASK_S:
+            elif self._idle() and real - self._asked >= IDLE_ASK_S:
                 # nothing came for long while the far seat acts: its line (or its seal) may have been lost on
                 # the way (the last of a burst leaves no gap to notice), so ask for it
                 self._asked = real
@@ -173,14 +204,38 @@ class RemotePlay:
             self._stop(str(e))
         return []
 
+    def _deal(self) -> None:
+        """The far table's seals and deck messages to the dealer, then what this table's position calls for sent;
+        a draw that waited for a share goes on. ``SyncStopped`` (``DeckBroken``, ``SealBroken``) stops play."""
+        dealer, link = self.dealer, self.link
+        assert dealer is not None and isinstance(self.flow, HiddenPlay)
+        while link.far_seals:
+            seal = link.far_seals.pop(0)
+            dealer.far_seal(seal.seq, seal.player, seal.seal)
+        while link.far_decks:
+            try:
+                dealer.take(link.far_decks.pop(0))
+            except (DeckBroken, KeyError, TypeError, ValueError) as e:
+                raise SyncStopped(f"a deck message of the far table does not hold: {e}") from None
+        dealer.poll(self.flow.game)
+        self.flow.play_face_down()
+
+    def _idle(self) -> bool:
+        """The far seat acts and nothing of it is here to apply, or this table's draw waits for the far table's
+        share of a card."""
+        return (self.flow.far_turn() and self._nothing_due()) or (self.dealer is not None and bool(self.dealer.waiting))
+
     def _ready(self, line: Line) -> bool:
-        """The far line may be applied now: the flow can take it, and a secret choice's seal is here."""
-        return self.flow.takes_far(line) and (self.sealer is None or not self.sealer.waits_for_seal(line))
+        """The far line may be applied now: the flow can take it, and a secret choice's seal is here (and, for
+        a bet revealed, its salt and the race's cards checked)."""
+        return (self.flow.takes_far(line) and (self.sealer is None or not self.sealer.waits_for_seal(line))
+                and (self.dealer is None or not self.dealer.waits(line, self.flow.game)))
 
     def _nothing_due(self) -> bool:
         """No far line is here to apply next, or the one here still waits for its seal."""
         due = self.sync.due
-        return due is None or (self.sealer is not None and self.sealer.waits_for_seal(due))
+        return due is None or (self.sealer is not None and self.sealer.waits_for_seal(due)) or (
+            self.dealer is not None and self.dealer.waits(due, self.flow.game))
 
     def _journaled(self, line: Line) -> None:
         """This table's copy of the far line being applied is kept for the state check; any other line is this
@@ -193,6 +248,8 @@ class RemotePlay:
     def _apply(self, line: Line) -> bool:
         if self.sealer is not None:
             self.sealer.check(line, self.link.far_salts.get(line["seq"]))
+        if self.dealer is not None:
+            self.dealer.check(line, self.flow.game)
         self._applying, self._copy = line["seq"], None
         try:
             done = self.flow.far_line(line)
@@ -259,10 +316,17 @@ def join(table: Table, remote: Remote, playing: Iterable[str]) -> RemotePlay:
 
     def seals(seq: int) -> list[tuple[int, str, str]]:
         found = sealer()
-        return found.pending(seq) if found is not None else []
+        if found is not None:
+            return found.pending(seq)
+        dealer = holder[0].dealer if holder else None
+        return dealer.seals() if dealer is not None else []
+
+    def decks() -> list[dict[str, Any]]:
+        dealer = holder[0].dealer if holder else None
+        return list(dealer.messages()) if dealer is not None else []
 
     link = Link(remote, table_name(playing), expecting=lambda: holder[0].sync.next_seq if holder else 1,
-                history=history, salts=salts, seals=seals)
+                history=history, salts=salts, seals=seals, decks=decks)
     play = RemotePlay(table, link, remote.code)
     holder.append(play)
     table.loop.add_source(play.poll)

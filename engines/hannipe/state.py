@@ -23,7 +23,7 @@ from itertools import permutations
 from math import factorial
 from typing import Any, Final
 
-from engines.base import IllegalMoveError, JsonDict, Move
+from engines.base import FaceDown, IllegalMoveError, JsonDict, Move, Shown
 from engines.hannipe import places
 from engines.hannipe.data import (
     CARD_MODES,
@@ -372,6 +372,49 @@ class State:
         if k == "turn":
             return turn(move.horse or self.shuffle[self.round])
         return move
+
+    def roller(self) -> str | None:
+        """Whose table draws the chance due (``Rolled``; with two tables, G-10): the leader's the programme and
+        the shuffle, the dealt seat's its card; None when no chance is due."""
+        return (self._due if self._step == "deal" else self.leader) if self.is_chance() else None
+
+    def decks(self) -> tuple[str, dict[str, tuple[str, ...]]] | None:
+        """G-10: the race's horse cards and tip cards, shuffled face down by both tables, from the shuffle to the
+        race's reveal."""
+        if self._step != "shuffle" and not self.secret and not self.sealed:
+            return None
+        tips = tuple(card_text((h, f)) for h in self.values for f in FACES for _ in range(COPIES[f]))
+        return str(self.race), {"horses": self.starters, "tips": tips}
+
+    def face_down(self) -> FaceDown | None:
+        """G-10: the card a shared race needs next: the dealt seat's tip card, or the horse card the leader turns."""
+        if self._step == "deal" and self.secret:
+            dealt = len(self.played) + sum(map(len, self.hands.values())) if self.hands is not None else 0
+            return FaceDown(str(self.race), "tips", dealt, self._due)
+        if self._step == "turn" and self.shuffle[self.round] == SECRET:
+            return FaceDown(str(self.race), "horses", self.round, None)
+        return None
+
+    def turn_up(self, card: str) -> Move:
+        """The move the card ``face_down()`` named makes: the seat's deal, or the leader's turn."""
+        if self._step == "deal":
+            return parse(f"deal {self._due} {card}")
+        return turn(card)
+
+    def opens(self, move: Move) -> Move | None:
+        """The sealed bet a reveal opens."""
+        return bet(move.seat, move.horse) if isinstance(move, Action) and move.kind == "reveal" else None
+
+    def hides(self, move: Move) -> bool:
+        """A bet announced hidden (``bet p2 ?``): its seal must come before it."""
+        return isinstance(move, Action) and move.kind == "bet" and move.secret
+
+    def shown(self) -> Shown | None:
+        """G-10, at the race's reveal: the horse cards in turn order and the tip cards each seat played."""
+        if self._step != "reveal":
+            return None
+        played = {p: tuple(card_text((h, f)) for s, h, f in self.played if s == p) for p in self.players}
+        return Shown(str(self.race), {"horses": self.turned}, played)
 
     def public(self) -> State:
         """G-10: this position as a spectator knows it: the order of the horse cards not turned, every hand's

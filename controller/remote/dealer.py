@@ -1,0 +1,322 @@
+"""The dealer of a game with hidden cards shared by two tables (``engines.base.Hidden``: Hannipe!).
+
+Each table keeps its own seats' secrets and journals only what every seat may know: the ledger writes the move as
+announced (``deal p2 ?``, ``bet p2 ?``) and the public state, and the private move goes to this table's secret
+file first (fsynced), so that a restart replays the journal with it (``private_moves``) and every seat finds its
+cards and its bet again. Both journals stay identical line for line.
+
+What chance hides, the two tables draw together, face down (``controller.remote.deck``): the table that journals
+a shuffle locks and shuffles the decks, the far table locks and shuffles them again, and each card is read by
+taking both locks off: a dealt card by its seat's table alone, with the far table's share; a turned card by the
+leader's table, with the far share. At the race's end both tables send their keys, and each checks the far
+table's shuffle, turns and dealt cards (``DeckBroken`` stops play).
+
+A secret decision (a bet) is sealed as in ``controller.remote.seals``: its table sends ``sha256(code, seq, seat,
+move, salt)`` before the line ``bet p2 ?``, and when the race's bets are revealed, the salt; the far table
+applies a seat's reveal only if it opens that seal. A far line waits here (``waits``) for what it needs: a bet
+for its seal, a reveal for its salt and for the race's deck check.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from controller.remote.deck import DeckBroken, Shuffle
+from controller.remote.lines import canonical
+from controller.remote.seals import SealBroken, digest
+from controller.remote.sync import SyncStopped
+from engines.base import GameState, Hidden, Move, Shown
+
+log = logging.getLogger("boardkeeper.remote")
+
+Send = Callable[[dict[str, Any]], None]
+
+
+def secrets_path(journal: Path) -> Path:
+    """This table's secret file for the journal at ``journal``: beside it, never sent."""
+    return journal.with_name(journal.name + ".secret")
+
+
+def private_moves(journal: Path) -> dict[int, str]:
+    """This table's hidden moves by seq (its seats' cards and bets), for replaying its journal on a resume."""
+    return {seq: move for seq, (_, move, _) in _Records(secrets_path(journal)).own.items()}
+
+
+class _Records:
+    """The secret file: JSON lines, each fsynced before it counts; a torn last line is cut off."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.own: dict[int, tuple[str, str, str | None]] = {}  # seq -> (player, private move, salt of a sealed one)
+        self.far_seals: dict[int, tuple[str, str]] = {}  # seq -> (player, digest)
+        self.shuffles: dict[str, Shuffle] = {}
+        self.shared: dict[str, dict[str, str | None]] = {}  # shuffle -> "deck:position" -> seat, shares sent
+        self.revealed: set[str] = set()  # shuffles whose key and salts were sent
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return
+        whole = raw.rfind(b"\n") + 1
+        if whole < len(raw):
+            log.warning("remote: %s: a record torn by a power cut, cut off (it was never used)", path)
+            os.truncate(path, whole)
+        for number, text in enumerate(raw[:whole].split(b"\n"), start=1):
+            if text.strip():
+                try:
+                    self._take(json.loads(text))
+                except (ValueError, KeyError, TypeError, AttributeError, DeckBroken) as e:
+                    log.warning("remote: %s:%d: a record that cannot be read, left out (%s)", path, number, e)
+
+    def _take(self, r: dict[str, Any]) -> None:
+        kind = r["kind"]
+        if kind == "own":
+            self.own[int(r["seq"])] = (str(r["player"]), str(r["move"]), r.get("salt"))
+        elif kind == "far_seal":
+            self.far_seals[int(r["seq"])] = (str(r["player"]), str(r["seal"]))
+        elif kind == "shuffle":
+            self.shuffles[str(r["shuffle"]["name"])] = Shuffle.from_json(r["shuffle"])
+        elif kind == "shared":
+            self.shared.setdefault(str(r["name"]), {})[str(r["at"])] = r["seat"]
+        elif kind == "revealed":
+            self.revealed.add(str(r["name"]))
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        with self.path.open("ab") as f:
+            f.write(canonical(record) + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self._take(dict(record))
+
+
+class Dealer:
+    """This table's secrets and draws in one shared game with hidden cards; ``far`` the far table's seats,
+    ``send(data)`` publishes a deck message, ``seal(seq, player, digest)`` a bet's seal."""
+
+    def __init__(self, journal: Path, code: str, far: frozenset[str], send: Send,
+                 seal: Callable[[int, str, str], None]) -> None:
+        self.code = code
+        self.far = far
+        self.send = send
+        self.seal = seal
+        self.records = _Records(secrets_path(journal))
+        self.far_locked: dict[str, dict[str, Any]] = {}  # a far first lock, until this table's state reaches it
+        self.far_salts: dict[int, str] = {}  # far bets opened: seq -> salt
+        self.far_keys: dict[str, int] = {}
+        self.checked: set[str] = set()  # shuffles whose far work checked out
+        self.waiting = ""  # what this table's draw waits for, for the screen
+
+    # -- the ledger's side -----------------------------------------------------------------------------------
+
+    def keep(self, seq: int, player: str, move: Move, said: Move, decision: bool) -> str | None:
+        """``move`` is journaled as ``said`` at ``seq``: keep it here first (fsynced), and seal it if it is a
+        decision (a bet). The notice if it could not be kept (nothing is journaled then)."""
+        salt = secrets.token_hex(16) if decision else None
+        try:
+            self.records.write({"kind": "own", "seq": seq, "player": player, "move": str(move), "salt": salt})
+        except OSError as e:
+            log.error("remote: %s's secret could not be kept: %s", player, e)
+            return f"NOT SAVED: {e.strerror or e}"
+        if salt is not None:
+            self.seal(seq, player, digest(self.code, seq, player, str(move), salt))
+        return None
+
+    # -- the flow's side -------------------------------------------------------------------------------------
+
+    def draw(self, state: GameState) -> Move | None:
+        """The hidden chance (or the turned card) this table journals now, or None while it waits for the far
+        table (``waiting`` says for what). A shuffle is begun here: this table locks first."""
+        assert isinstance(state, Hidden)
+        down, decks = state.face_down(), state.decks()
+        if down is None and decks is not None and state.is_chance():  # the shuffle: this table locks first
+            name, cards = decks
+            if name not in self.records.shuffles:
+                self._store(Shuffle.begin(name, cards))
+            self._send_locked(self.records.shuffles[name])
+            return state.announce(state.chance_outcomes()[0][0])
+        if down is None:
+            return None
+        deck = self.records.shuffles.get(down.shuffle)
+        card = deck.read(down.deck, down.position) if deck is not None and deck.final is not None else None
+        if card is None:
+            self.waiting = "the far table's share of the cards"
+            return None
+        self.waiting = ""
+        return state.turn_up(card)
+
+    # -- remote play's side ----------------------------------------------------------------------------------
+
+    def take(self, data: Mapping[str, Any]) -> None:
+        """A deck message from the far table (signature checked); ``DeckBroken`` if it cannot be one."""
+        part, name = data.get("part"), str(data.get("shuffle"))
+        if part == "locked":
+            self.far_locked[name] = dict(data["decks"])
+        elif part == "final":
+            deck = self.records.shuffles.get(name)
+            if deck is not None and deck.first and deck.final is None:
+                deck.take_final(data["decks"])
+                self._store(deck)
+        elif part == "share":
+            deck = self.records.shuffles.get(name)
+            if deck is not None:
+                deck.take_share(str(data["deck"]), int(data["position"]), str(data["value"]))
+        elif part == "key":
+            self.far_keys[name] = int(str(data["key"]), 16)
+        elif part == "open":
+            self.far_salts[int(data["seq"])] = str(data["salt"])
+        else:
+            raise DeckBroken(f"a deck message of unknown part {part!r}")
+
+    def far_seal(self, seq: int, player: str, sealed: str) -> None:
+        """A far bet's seal: kept (fsynced) before it counts; another seal for the same seq is a forked history."""
+        if player not in self.far:
+            raise SealBroken(f"seq {seq}: a seal for {player}, a seat this table plays")
+        known = self.records.far_seals.get(seq)
+        if known is not None and known != (player, sealed):
+            raise SealBroken(f"seq {seq}: two different seals arrived for {player}'s bet")
+        if known is None:
+            self.records.write({"kind": "far_seal", "seq": seq, "player": player, "seal": sealed})
+
+    def poll(self, state: GameState) -> None:
+        """Send what the position now calls for: the second lock of a far shuffle, this table's share of a card
+        a far seat is dealt or the leader turns, and at the race's end its key and its bets' salts; then check
+        the far table's work once its key is here. ``SyncStopped`` if it does not check out."""
+        assert isinstance(state, Hidden)
+        decks, down = state.decks(), state.face_down()
+        if decks is not None and not (state.is_chance() and down is None):  # past the shuffle here
+            self._second(decks)
+        if down is not None:
+            deck = self.records.shuffles.get(down.shuffle)
+            if deck is not None and deck.final is not None and (down.seat is None or down.seat in self.far):
+                self._share(deck, down.deck, down.position, down.seat)
+        shown = state.shown()
+        if shown is not None:
+            self._reveal(shown)
+
+    def _second(self, decks: tuple[str, dict[str, tuple[str, ...]]] | None) -> None:
+        """The far table journaled a shuffle and locked it first: lock and shuffle it again, once."""
+        if decks is None:
+            return
+        name, cards = decks
+        if name in self.records.shuffles or name not in self.far_locked:
+            return
+        self._store(Shuffle.answer(name, cards, self.far_locked[name]))
+        deck = self.records.shuffles[name]
+        self.send({"part": "final", "shuffle": name, "decks": deck.final_hex()})
+
+    def _share(self, deck: Shuffle, which: str, position: int, seat: str | None) -> None:
+        at = f"{which}:{position}"
+        if at not in self.records.shared.get(deck.name, {}):
+            self.records.write({"kind": "shared", "name": deck.name, "at": at, "seat": seat})
+            self._send_share(deck, at)
+
+    def _send_share(self, deck: Shuffle, at: str) -> None:
+        which, position = at.split(":")
+        self.send({"part": "share", "shuffle": deck.name, "deck": which, "position": int(position),
+                   "value": format(deck.share(which, int(position)), "x")})
+
+    def _send_locked(self, deck: Shuffle) -> None:
+        if deck.first:
+            self.send({"part": "locked", "shuffle": deck.name, "decks": deck.locked_hex()})
+
+    def _reveal(self, shown: Shown) -> None:
+        """The race's bets are revealed now: send this table's key and its bets' salts (once), and check the far
+        table's shuffle, turns and cards as soon as its key is here."""
+        name = shown.shuffle
+        deck = self.records.shuffles.get(name)
+        if deck is None:
+            return
+        if name not in self.records.revealed:
+            self.records.write({"kind": "revealed", "name": name})
+            self._send_reveal(deck)
+        far_key = self.far_keys.get(name)
+        if far_key is not None and name not in self.checked:
+            dealt = {at: seat for at, seat in self.records.shared.get(name, {}).items() if seat is not None}
+            played = {seat: cards for seat, cards in shown.played.items() if seat in self.far}
+            try:
+                deck.check(far_key, shown.turned, dealt, played)
+            except DeckBroken as e:
+                raise SyncStopped(f"the far table's cards do not check out: {e}") from None
+            self.checked.add(name)
+            log.info("remote: race %s: the far table's shuffle, turns and cards check out", name)
+
+    def _send_reveal(self, deck: Shuffle) -> None:
+        self.send({"part": "key", "shuffle": deck.name, "key": format(deck.key, "x")})
+        for seq, (_, _, salt) in sorted(self.records.own.items()):
+            if salt is not None:
+                self.send({"part": "open", "shuffle": deck.name, "seq": seq, "salt": salt})
+
+    def waits(self, line: Mapping[str, Any], state: GameState) -> bool:
+        """A far line that must wait: a hidden bet for its seal, a reveal for its salt and the deck's check."""
+        assert isinstance(state, Hidden)
+        move = self._far_move(line, state)
+        if move is None:
+            return False
+        if state.hides(move):
+            return line["seq"] not in self.records.far_seals
+        if state.opens(move) is None:
+            return False
+        shown = state.shown()
+        return self._far_bet(line["player"]) not in self.far_salts or shown is None or shown.shuffle not in self.checked
+
+    def check(self, line: Mapping[str, Any], state: GameState) -> None:
+        """A far line due now: a reveal must open the seal of its seat's bet (``SealBroken`` otherwise)."""
+        opened = self._opened(line, state)
+        if opened is None:
+            return
+        player = line["player"]
+        bet_seq = self._far_bet(player)
+        salt = self.far_salts.get(bet_seq)
+        _, sealed = self.records.far_seals.get(bet_seq, ("", ""))
+        if salt is None or digest(self.code, bet_seq, player, str(opened), salt) != sealed:
+            raise SealBroken(f"seq {line['seq']} ({player}): {line['move']} does not open the seal of {player}'s "
+                             f"bet at seq {bet_seq} (changed after sealing)")
+
+    def _opened(self, line: Mapping[str, Any], state: GameState) -> Move | None:
+        assert isinstance(state, Hidden)
+        move = self._far_move(line, state)
+        return None if move is None else state.opens(move)
+
+    def _far_move(self, line: Mapping[str, Any], state: GameState) -> Move | None:
+        """The far seat's move in ``line``, if it is one here (else the flow refuses it as it would any)."""
+        if line["player"] not in self.far:
+            return None
+        try:
+            return state.parse_move(line["move"])
+        except ValueError:
+            return None
+
+    def _far_bet(self, player: str) -> int:
+        """The seq of the far seat's last sealed bet (0: none)."""
+        return max((seq for seq, (p, _) in self.records.far_seals.items() if p == player), default=0)
+
+    def messages(self) -> Iterable[dict[str, Any]]:
+        """Every deck message this table sent, again (the far table asked for what it missed)."""
+        for name, deck in list(self.records.shuffles.items()):
+            if deck.first:
+                yield {"part": "locked", "shuffle": name, "decks": deck.locked_hex()}
+            elif deck.final is not None:
+                yield {"part": "final", "shuffle": name, "decks": deck.final_hex()}
+            for at in list(self.records.shared.get(name, {})):
+                which, position = at.split(":")
+                yield {"part": "share", "shuffle": name, "deck": which, "position": int(position),
+                       "value": format(deck.share(which, int(position)), "x")}
+        for name in sorted(self.records.revealed):
+            deck = self.records.shuffles[name]
+            yield {"part": "key", "shuffle": name, "key": format(deck.key, "x")}
+            for seq, (_, _, salt) in sorted(self.records.own.items()):
+                if salt is not None:
+                    yield {"part": "open", "shuffle": name, "seq": seq, "salt": salt}
+
+    def seals(self) -> list[tuple[int, str, str]]:
+        """This table's bets' seals, as sent (seq, player, digest)."""
+        return [(seq, player, digest(self.code, seq, player, move, salt))
+                for seq, (player, move, salt) in sorted(self.records.own.items()) if salt is not None]
+
+    def _store(self, deck: Shuffle) -> None:
+        self.records.write({"kind": "shuffle", "shuffle": deck.to_json()})
