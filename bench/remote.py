@@ -1,5 +1,5 @@
 """Two tables, one game, through faults (issue 26): ``python -m bench.remote [--games hannibal:3,cannonball:2,
-scipio:5] [--cases clean,lossy,broker,kill,outage] [--outage S] [--plant unordered|unsealed]``.
+scipio:5,hannipe:4] [--cases clean,lossy,broker,kill,outage] [--outage S] [--plant unordered|unsealed|exposed]``.
 
 Each case starts a Mosquitto of its own on 127.0.0.1, and two simulated tables in two processes (the
 ``demo GAME --remote URL --as SEAT`` of each side, each process planting ``--plant`` itself): table A talks to
@@ -16,11 +16,15 @@ the broker directly, table B through a proxy that understands MQTT's framing. Th
 A case passes when both tables end the game (exit 0) and their journals are identical line for line, and, in a
 game with secret choices made at once (Scipio's organisations and cards), no choice reached the broker before
 the seals of every choice of its decision: a client of the broker records every message (in every case but
-``broker``, whose restarts it would miss), and each secret line's first message must come after those seals.
+``broker``, whose restarts it would miss), and each secret line's first message must come after those seals; and
+in a game with hidden cards (Hannipe!, three seats over the two tables), every line is what every seat may know
+(its move as the engine announces it), no message holds a move a table kept secret (its seats' cards and bets,
+read back from each table's secret file), and no table's key or bet salt went out before its race's last tip.
 Any case that does not (or in which no line is journaled for ``--stall`` seconds) is printed and the bench
 exits 1. Planted faults, in both tables: ``--plant unordered`` applies each far line as it arrives instead of
 in seq order (``Sync.offer`` without its ordering); ``--plant unsealed`` sends each secret choice as soon as it
-is made, without sealing it (the game still ends with identical journals). The bench must fail on each.
+is made, without sealing it (the game still ends with identical journals); ``--plant exposed`` announces each
+dealt card as it is, in clear (the game still ends with identical journals). The bench must fail on each.
 
 Latency: from a line journaled at one table to the far table receiving it, and to its screen showing it
 (the line applied; the screen is drawn at the end of that loop turn) where the far table was ready for it;
@@ -50,8 +54,9 @@ from bench.stats import percentile
 
 CASES = ("clean", "lossy", "broker", "kill", "outage")
 GAMES = (("hannibal", 3, ("yellow",), ("blue",)), ("cannonball", 2, ("blue",), ("gray",)),
-         ("scipio", 5, ("rome",), ("carthage",)))
-PLANTS = ("unordered", "unsealed")
+         ("scipio", 5, ("rome",), ("carthage",)), ("hannipe", 4, ("p1", "p2"), ("p3",)))
+TABLE_SIZE = {"hannipe": ("--players", "3")}  # three seats over the two tables
+PLANTS = ("unordered", "unsealed", "exposed")
 TARGET_P95_MS = 200.0
 CASE_TIMEOUT_S = 600.0
 
@@ -313,6 +318,12 @@ def _table(argv: list[str], log: str, timing: str, plant: str | None) -> None:
         from controller.remote.seals import Sealer
 
         Sealer._shared = lambda self, seats: False  # type: ignore[method-assign]  # the planted fault: no seals
+    if plant == "exposed":
+        from engines.hannipe.state import State
+
+        announce = State.announce
+        State.announce = lambda self, move: (  # type: ignore[method-assign]  # the planted fault: cards in clear
+            move if str(move).startswith("deal") else announce(self, move))
     from controller.cli import main
 
     os._exit(main(argv))
@@ -325,7 +336,7 @@ class Side:
         self.log = folder / f"{name}.log"
         self.timing = folder / f"{name}.timing"
         self.argv = ["demo", game, "--seed", str(seed), "--quiet", "--journal", str(self.journal), "--remote", url,
-                     *[a for s in seats for a in ("--as", s)]]
+                     *[a for s in seats for a in ("--as", s)], *TABLE_SIZE.get(game, ())]
         self.plant = plant
         self.proc: Any = None
         self.start()
@@ -374,7 +385,7 @@ def unsealed(journal: Path, seen: list[dict[str, Any]]) -> str | None:
 
     contents = read(journal)
     decisions: dict[int, range] = {}
-    for before, entry in zip(replay(contents, journal), contents.entries, strict=False):  # the state before each
+    for before, entry in zip(replay(contents, journal, {}), contents.entries, strict=False):  # the state before each
         seats = before.simultaneous() if isinstance(before, Simultaneous) else ()
         for seq in range(entry.seq, entry.seq + len(seats)):
             decisions[seq] = range(entry.seq, entry.seq + len(seats))
@@ -383,6 +394,39 @@ def unsealed(journal: Path, seen: list[dict[str, Any]]) -> str | None:
         sealed = {m.get("seq") for m in seen[:first] if m.get("kind") == "seal"}
         if first is None or not set(together) <= sealed:
             return f"line {seq} ({contents.entries[seq - 1].move}) sent before the seals of lines {list(together)}"
+    return None
+
+
+def exposed(journals: list[Path], seen: list[dict[str, Any]]) -> str | None:
+    """In a game with hidden cards: the first thing a table kept secret that the broker saw; None if none. A line
+    must be its move as every seat may hear it; no message may hold a move of a table's secret file; a table's key
+    and bet salts go out only after its race's last tip."""
+    from controller.journal import read, replay
+    from controller.remote.dealer import private_moves
+    from engines.base import Hidden
+
+    contents = read(journals[0])
+    last_tip: dict[str, int] = {}  # race -> seq of its last tip (the line before its first reveal)
+    for before, entry in zip(replay(contents, journals[0], {}), contents.entries, strict=False):
+        if not isinstance(before, Hidden):
+            return None
+        move = before.parse_move(entry.move)
+        if before.announce(move) != move:
+            return f"line {entry.seq} ({entry.move}) is not what every seat may know ({before.announce(move)})"
+        if before.opens(move) is not None:
+            last_tip.setdefault(str(before.to_json()["race"]), entry.seq - 1)
+    kept = [move for journal in journals for move in (private_moves(journal) or {}).values()]
+    texts = [json.dumps(m) for m in seen]
+    for move in kept:
+        if any(f'"{move}"' in text for text in texts):
+            return f"a secret move crossed the broker: {move}"
+    line_at = {m.get("seq"): i for i, m in reversed(list(enumerate(seen))) if m.get("kind") == "line"}
+    for i, m in enumerate(seen):
+        data = m.get("data") or {}
+        if m.get("kind") == "deck" and data.get("part") in ("key", "open"):
+            tip = last_tip.get(str(data.get("shuffle")))
+            if tip is None or line_at.get(tip, len(seen)) > i:
+                return f"race {data.get('shuffle')}: a {data.get('part')} went out before the race's last tip"
     return None
 
 
@@ -445,6 +489,9 @@ def run_case(case: str, game: str, seed: int, seats: tuple[tuple[str, ...], tupl
     leak = unsealed(a.journal, spy.seen) if spy is not None else None
     if leak is not None:
         return f"a secret crossed unsealed: {leak}", info
+    shown = exposed([a.journal, b.journal], spy.seen) if spy is not None else None
+    if shown is not None:
+        return f"a hidden card crossed: {shown}", info
     return None, info
 
 
@@ -475,7 +522,7 @@ def latency(folder: Path) -> tuple[list[float], list[float]]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.remote", description=__doc__.split("\n")[0])
     parser.add_argument("--games", default=",".join(f"{g}:{s}" for g, s, _, _ in GAMES),
-                        help="comma-separated GAME:SEED (hannibal, cannonball, scipio)")
+                        help="comma-separated GAME:SEED (hannibal, cannonball, scipio, hannipe)")
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
     parser.add_argument("--outage", type=float, default=60.0, help="seconds table B's network is gone (outage)")
     parser.add_argument("--plant", choices=PLANTS, help="plant a fault the bench must catch")

@@ -159,9 +159,9 @@ def replay(contents: Contents, path: Path | None = None, private: Mapping[int, s
     """Re-apply every move from the header's new game, checking each recorded state; returns the states
     after each line (index 0 = the new game). An undo line restores the state before the last step.
 
-    ``private``: a table's own hidden moves in a game shared with a far table (``engines.base.Hidden``), by seq,
-    whose journal holds what every seat may know: each replaces its line's announcement, and each recorded state
-    is compared with the position as every seat may know it (``public()``)."""
+    ``private``: a journal of a game shared with a far table (``engines.base.Hidden``), which holds what every seat
+    may know; ``private`` holds this table's own hidden moves by seq (may be none), each replacing its line's
+    announcement, and each recorded state is compared with the position as every seat may know it (``public()``)."""
     where = str(path or "journal")
     info = get_game(contents.header["game"])
     try:
@@ -181,7 +181,7 @@ def replay(contents: Contents, path: Path | None = None, private: Mapping[int, s
             state = undo_stack.pop()
         else:
             try:
-                move = state.parse_move(private.get(entry.seq, entry.move) if private else entry.move)
+                move = state.parse_move(entry.move if private is None else private.get(entry.seq, entry.move))
             except ValueError as e:
                 raise JournalError(f"{where}:{line}: {e}", line) from None
             if state.is_chance():
@@ -189,7 +189,7 @@ def replay(contents: Contents, path: Path | None = None, private: Mapping[int, s
             else:
                 undo_stack.append(state.clone())
             state.apply(move)
-        shown = state.public() if private and isinstance(state, Hidden) else state
+        shown = state.public() if private is not None and isinstance(state, Hidden) else state
         if shown.to_json() != entry.state:
             raise JournalError(f"{where}:{line}: recorded state differs from the replayed one after {entry.move}",
                                line)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -43,9 +44,11 @@ def secrets_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".secret")
 
 
-def private_moves(journal: Path) -> dict[int, str]:
-    """This table's hidden moves by seq (its seats' cards and bets), for replaying its journal on a resume."""
-    return {seq: move for seq, (_, move, _) in _Records(secrets_path(journal)).own.items()}
+def private_moves(journal: Path) -> dict[int, str] | None:
+    """This table's hidden moves by seq (its seats' cards and bets), for replaying its journal on a resume; None
+    for a journal with no secret file (a game not shared, or one that hides nothing)."""
+    path = secrets_path(journal)
+    return {seq: move for seq, (_, move, _) in _Records(path).own.items()} if path.exists() else None
 
 
 class _Records:
@@ -54,9 +57,10 @@ class _Records:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.own: dict[int, tuple[str, str, str | None]] = {}  # seq -> (player, private move, salt of a sealed one)
+        self.race: dict[int, str] = {}  # seq of an own move -> the shuffle in use then
         self.far_seals: dict[int, tuple[str, str]] = {}  # seq -> (player, digest)
         self.shuffles: dict[str, Shuffle] = {}
-        self.shared: dict[str, dict[str, str | None]] = {}  # shuffle -> "deck:position" -> seat, shares sent
+        self.shared: dict[str, dict[str, tuple[str | None, str]]] = {}  # shuffle -> "deck:position" -> (seat, share)
         self.revealed: set[str] = set()  # shuffles whose key and salts were sent
         try:
             raw = path.read_bytes()
@@ -77,12 +81,13 @@ class _Records:
         kind = r["kind"]
         if kind == "own":
             self.own[int(r["seq"])] = (str(r["player"]), str(r["move"]), r.get("salt"))
+            self.race[int(r["seq"])] = str(r.get("shuffle"))
         elif kind == "far_seal":
             self.far_seals[int(r["seq"])] = (str(r["player"]), str(r["seal"]))
         elif kind == "shuffle":
             self.shuffles[str(r["shuffle"]["name"])] = Shuffle.from_json(r["shuffle"])
         elif kind == "shared":
-            self.shared.setdefault(str(r["name"]), {})[str(r["at"])] = r["seat"]
+            self.shared.setdefault(str(r["name"]), {})[str(r["at"])] = (r["seat"], str(r["value"]))
         elif kind == "revealed":
             self.revealed.add(str(r["name"]))
 
@@ -99,8 +104,9 @@ class Dealer:
     ``send(data)`` publishes a deck message, ``seal(seq, player, digest)`` a bet's seal."""
 
     def __init__(self, journal: Path, code: str, far: frozenset[str], send: Send,
-                 seal: Callable[[int, str, str], None]) -> None:
+                 seal: Callable[[int, str, str], None], rng: random.Random | None = None) -> None:
         self.code = code
+        self.rng = rng or secrets.SystemRandom()  # keys, shuffles and salts: seeded in a demo
         self.far = far
         self.send = send
         self.seal = seal
@@ -116,9 +122,11 @@ class Dealer:
     def keep(self, seq: int, player: str, move: Move, said: Move, decision: bool) -> str | None:
         """``move`` is journaled as ``said`` at ``seq``: keep it here first (fsynced), and seal it if it is a
         decision (a bet). The notice if it could not be kept (nothing is journaled then)."""
-        salt = secrets.token_hex(16) if decision else None
+        salt = format(self.rng.getrandbits(128), "032x") if decision else None
+        shuffle = next(reversed(self.records.shuffles), None)
         try:
-            self.records.write({"kind": "own", "seq": seq, "player": player, "move": str(move), "salt": salt})
+            self.records.write({"kind": "own", "seq": seq, "player": player, "move": str(move), "salt": salt,
+                                "shuffle": shuffle})
         except OSError as e:
             log.error("remote: %s's secret could not be kept: %s", player, e)
             return f"NOT SAVED: {e.strerror or e}"
@@ -136,7 +144,7 @@ class Dealer:
         if down is None and decks is not None and state.is_chance():  # the shuffle: this table locks first
             name, cards = decks
             if name not in self.records.shuffles:
-                self._store(Shuffle.begin(name, cards))
+                self._store(Shuffle.begin(name, cards, self.rng))
             self._send_locked(self.records.shuffles[name])
             return state.announce(state.chance_outcomes()[0][0])
         if down is None:
@@ -205,20 +213,17 @@ class Dealer:
         name, cards = decks
         if name in self.records.shuffles or name not in self.far_locked:
             return
-        self._store(Shuffle.answer(name, cards, self.far_locked[name]))
+        self._store(Shuffle.answer(name, cards, self.far_locked[name], self.rng))
         deck = self.records.shuffles[name]
         self.send({"part": "final", "shuffle": name, "decks": deck.final_hex()})
 
     def _share(self, deck: Shuffle, which: str, position: int, seat: str | None) -> None:
+        """This table's share of a card the far table needs, once; kept, so that it is sent again as it is."""
         at = f"{which}:{position}"
         if at not in self.records.shared.get(deck.name, {}):
-            self.records.write({"kind": "shared", "name": deck.name, "at": at, "seat": seat})
-            self._send_share(deck, at)
-
-    def _send_share(self, deck: Shuffle, at: str) -> None:
-        which, position = at.split(":")
-        self.send({"part": "share", "shuffle": deck.name, "deck": which, "position": int(position),
-                   "value": format(deck.share(which, int(position)), "x")})
+            value = format(deck.share(which, position), "x")
+            self.records.write({"kind": "shared", "name": deck.name, "at": at, "seat": seat, "value": value})
+            self.send(_share_message(deck.name, at, value))
 
     def _send_locked(self, deck: Shuffle) -> None:
         if deck.first:
@@ -236,7 +241,7 @@ class Dealer:
             self._send_reveal(deck)
         far_key = self.far_keys.get(name)
         if far_key is not None and name not in self.checked:
-            dealt = {at: seat for at, seat in self.records.shared.get(name, {}).items() if seat is not None}
+            dealt = {at: seat for at, (seat, _) in self.records.shared.get(name, {}).items() if seat is not None}
             played = {seat: cards for seat, cards in shown.played.items() if seat in self.far}
             try:
                 deck.check(far_key, shown.turned, dealt, played)
@@ -246,10 +251,16 @@ class Dealer:
             log.info("remote: race %s: the far table's shuffle, turns and cards check out", name)
 
     def _send_reveal(self, deck: Shuffle) -> None:
-        self.send({"part": "key", "shuffle": deck.name, "key": format(deck.key, "x")})
-        for seq, (_, _, salt) in sorted(self.records.own.items()):
-            if salt is not None:
-                self.send({"part": "open", "shuffle": deck.name, "seq": seq, "salt": salt})
+        for message in self._reveal_messages(deck.name):
+            self.send(message)
+
+    def _reveal_messages(self, name: str) -> list[dict[str, Any]]:
+        """This table's key of shuffle ``name`` and the salts of its bets in that race."""
+        deck = self.records.shuffles[name]
+        opens = [{"part": "open", "shuffle": name, "seq": seq, "salt": salt}
+                 for seq, (_, _, salt) in list(self.records.own.items())
+                 if salt is not None and self.records.race.get(seq) == name]
+        return [{"part": "key", "shuffle": name, "key": format(deck.key, "x")}, *opens]
 
     def waits(self, line: Mapping[str, Any], state: GameState) -> bool:
         """A far line that must wait: a hidden bet for its seal, a reveal for its salt and the deck's check."""
@@ -296,22 +307,17 @@ class Dealer:
         return max((seq for seq, (p, _) in self.records.far_seals.items() if p == player), default=0)
 
     def messages(self) -> Iterable[dict[str, Any]]:
-        """Every deck message this table sent, again (the far table asked for what it missed)."""
-        for name, deck in list(self.records.shuffles.items()):
+        """The deck messages of the last two shuffles this table sent, again (the far table asked for what it
+        missed; one further back it had before it could play on)."""
+        for name, deck in list(self.records.shuffles.items())[-2:]:
             if deck.first:
                 yield {"part": "locked", "shuffle": name, "decks": deck.locked_hex()}
             elif deck.final is not None:
                 yield {"part": "final", "shuffle": name, "decks": deck.final_hex()}
-            for at in list(self.records.shared.get(name, {})):
-                which, position = at.split(":")
-                yield {"part": "share", "shuffle": name, "deck": which, "position": int(position),
-                       "value": format(deck.share(which, int(position)), "x")}
-        for name in sorted(self.records.revealed):
-            deck = self.records.shuffles[name]
-            yield {"part": "key", "shuffle": name, "key": format(deck.key, "x")}
-            for seq, (_, _, salt) in sorted(self.records.own.items()):
-                if salt is not None:
-                    yield {"part": "open", "shuffle": name, "seq": seq, "salt": salt}
+            for at, (_, value) in list(self.records.shared.get(name, {}).items()):
+                yield _share_message(name, at, value)
+            if name in self.records.revealed:
+                yield from self._reveal_messages(name)
 
     def seals(self) -> list[tuple[int, str, str]]:
         """This table's bets' seals, as sent (seq, player, digest)."""
@@ -320,3 +326,8 @@ class Dealer:
 
     def _store(self, deck: Shuffle) -> None:
         self.records.write({"kind": "shuffle", "shuffle": deck.to_json()})
+
+
+def _share_message(name: str, at: str, value: str) -> dict[str, Any]:
+    which, position = at.split(":")
+    return {"part": "share", "shuffle": name, "deck": which, "position": int(position), "value": value}

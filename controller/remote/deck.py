@@ -21,6 +21,7 @@ Keys are fresh for every shuffle and never leave a table before the race is over
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -46,7 +47,7 @@ def encode(index: int) -> int:
     return pow(index + 2, 2, P)
 
 
-def new_key(rng: secrets.SystemRandom | None = None) -> int:
+def new_key(rng: random.Random | None = None) -> int:
     """A lock's exponent: odd and below ``Q``, hence invertible modulo ``Q`` (the residues' group order)."""
     r = rng or secrets.SystemRandom()
     return r.randrange(2 ** (KEY_BITS - 1), 2 ** KEY_BITS) | 1
@@ -56,7 +57,7 @@ def unlock_key(e: int) -> int:
     return pow(e, -1, Q)
 
 
-def lock(values: Sequence[int], e: int, rng: secrets.SystemRandom | None = None) -> list[int]:
+def lock(values: Sequence[int], e: int, rng: random.Random | None = None) -> list[int]:
     """Each value locked with ``e``, in a new order only this table knows (and forgets)."""
     out = [pow(v, e, P) for v in values]
     (rng or secrets.SystemRandom()).shuffle(out)
@@ -94,7 +95,7 @@ class Shuffle:
     far_key: int | None = None
 
     @classmethod
-    def begin(cls, name: str, cards: Mapping[str, Sequence[str]], rng: secrets.SystemRandom | None = None) -> Shuffle:
+    def begin(cls, name: str, cards: Mapping[str, Sequence[str]], rng: random.Random | None = None) -> Shuffle:
         """The first table's shuffle: every deck written out, locked and shuffled (``locked``: to send)."""
         out = cls(name, {d: tuple(c) for d, c in cards.items()}, True, new_key(rng))
         out.locked = {d: lock([encode(i) for i in range(len(c))], out.key, rng) for d, c in out.cards.items()}
@@ -102,7 +103,7 @@ class Shuffle:
 
     @classmethod
     def answer(cls, name: str, cards: Mapping[str, Sequence[str]], locked: Mapping[str, Any],
-               rng: secrets.SystemRandom | None = None) -> Shuffle:
+               rng: random.Random | None = None) -> Shuffle:
         """The second table's shuffle, from the first table's locked decks (``final``: to send)."""
         out = cls(name, {d: tuple(c) for d, c in cards.items()}, False, new_key(rng))
         out.locked = out._decks(locked, "locked")

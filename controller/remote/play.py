@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, get_type_hints, runtime_checkable
 
+from controller.dice import Dice
 from controller.events import Event
 from controller.journal import JournalError, read
 from controller.ledger import Ledger
@@ -77,6 +78,7 @@ class HiddenPlay(Protocol):
 
     ledger: Ledger[Any]
     dealer: Any
+    dice: Dice  # its generator draws the keys and shuffles too: seeded in a demo, the system's in play
 
     def play_face_down(self) -> None: ...  # a draw that waited for the far table's share goes on
 
@@ -148,7 +150,7 @@ class RemotePlay:
             if not isinstance(flow, HiddenPlay):
                 raise ValueError(f"{table.profile.game} cannot hide its cards from a far table yet")
             self.dealer = Dealer(journal.path, code, flow.far, lambda data: self.link.deck(data),
-                                 lambda seq, player, seal: self.link.seal(seq, player, seal))
+                                 lambda seq, player, seal: self.link.seal(seq, player, seal), flow.dice.rng)
             flow.ledger.hiding = flow.dealer = self.dealer
         if isinstance(flow.game, Simultaneous):
             if not isinstance(flow, SealedPlay):

@@ -85,7 +85,7 @@ def test_what_generic_code_asks_of_an_engine_beyond_the_state_api_is_declared() 
 
     states = {name: get_game(name).new_game(**get_game(name).options(sim=True))
               for name in ("hannibal", "factional", "hannipe", "cannonball", "scipio")}
-    assert [n for n, s in states.items() if isinstance(s, Rolled)] == ["hannibal", "cannonball", "scipio"]
+    assert [n for n, s in states.items() if isinstance(s, Rolled)] == ["hannibal", "hannipe", "cannonball", "scipio"]
     assert [n for n, s in states.items() if isinstance(s, Simultaneous)] == ["scipio"]
     assert [n for n, s in states.items() if isinstance(s, Hidden)] == ["hannipe"]
     assert [n for n, s in states.items() if isinstance(s, Kinds)] == ["cannonball"]
