@@ -356,6 +356,8 @@ def demo(args: argparse.Namespace) -> int:
         raise UsageError(f"{info.name} has no bots: its scripted players play every seat")
     bots = dict.fromkeys(seats, "heuristic") | _bots(info, seats, args.seat) if info.bots else {}
     remote, far = _remote_seats(info, seats, args.remote, args.own)
+    if remote is not None:
+        options = {**options, **info.remote_options}
     speed = args.speed if args.speed is not None else 1.0 if args.web is not None else None
     if speed is not None and not 0.0 < speed <= MAX_SPEED:
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g}, got {speed:g}")
@@ -576,6 +578,8 @@ def play(args: argparse.Namespace) -> int:
                                 list(shared.seats) if shared else args.humans)
     if far & {spec.partition("=")[0] for spec in args.seat}:
         raise UsageError("--seat: a bot plays a seat of this table; the far table's seats are played there")
+    if remote is not None:
+        options = {**options, **info.remote_options}
     bots = table_bots(info, seats, args.seat, args.think_ms, profile, saved_search=_saved_search(path))
     try:
         hardware = load_backend(profile)

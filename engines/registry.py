@@ -60,7 +60,8 @@ class GameInfo:
     40 ms p95 on CI where one iteration costs far more than in the dice races. ``player_option`` is
     the ``new_game`` keyword that sets the number of seats, for games between ``min_players`` and
     ``max_players``; ``demo_options`` and ``table_options`` are ``new_game`` options of a bot demo and of
-    a real table.
+    a real table, and ``remote_options`` what a game shared with a far table takes over either (Hannipe!'s
+    cards dealt by the tables: two homes hold no one deck of physical cards).
     """
 
     name: str
@@ -88,6 +89,7 @@ class GameInfo:
     player_option: str | None = None
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     table_options: Mapping[str, Any] = field(default_factory=dict)
+    remote_options: Mapping[str, Any] = field(default_factory=dict)
     chance_screen: str | None = None
     board_view: str | None = None
     seat_screen: str | None = None

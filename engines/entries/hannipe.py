@@ -41,4 +41,5 @@ GAME = GameInfo(
     player_option="players",
     demo_options={"cards": "deal"},  # bots are dealt their tip cards by the table
     table_options={"cards": "table"},  # people hold the physical cards; the table counts what is unplayed
+    remote_options={"cards": "deal"},  # two homes hold no one deck: the tables deal, face down (G-10)
 )
