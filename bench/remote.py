@@ -415,7 +415,8 @@ def exposed(journals: list[Path], seen: list[dict[str, Any]]) -> str | None:
             return f"line {entry.seq} ({entry.move}) is not what every seat may know ({before.announce(move)})"
         if before.opens(move) is not None:
             last_tip.setdefault(str(before.to_json()["race"]), entry.seq - 1)
-    kept = [move for journal in journals for move in (private_moves(journal) or {}).values()]
+    kept = [move for journal in journals
+            for move in (private_moves(journal, str(read(journal).header.get("started", ""))) or {}).values()]
     texts = [json.dumps(m) for m in seen]
     for move in kept:
         if any(f'"{move}"' in text for text in texts):

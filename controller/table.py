@@ -184,7 +184,8 @@ def open_journal(path: Path, game: str, options: dict[str, Any], seed: int | Non
         contents = read(path)
         if contents.header["game"] != game:
             raise JournalError(f"{path}: a {contents.header['game']} journal, not {game}")
-        states = replay(contents, path, private_moves(path))  # with a far table, its own secrets too
+        # with a far table, the journal holds what every seat may know, and its own seats' secrets are kept beside it
+        states = replay(contents, path, private_moves(path, str(contents.header.get("started", ""))))
         if not contents.finished:
             if contents.torn:
                 log.warning("%s: torn last line dropped (power cut while writing)", path)

@@ -44,18 +44,20 @@ def secrets_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".secret")
 
 
-def private_moves(journal: Path) -> dict[int, str] | None:
-    """This table's hidden moves by seq (its seats' cards and bets), for replaying its journal on a resume; None
-    for a journal with no secret file (a game not shared, or one that hides nothing)."""
+def private_moves(journal: Path, game: str) -> dict[int, str] | None:
+    """This table's hidden moves by seq (its seats' cards and bets) in the game its journal header says ``started``
+    at (``game``), for replaying its journal on a resume; None for a journal with no secret file (a game not
+    shared, or one that hides nothing)."""
     path = secrets_path(journal)
-    return {seq: move for seq, (_, move, _) in _Records(path).own.items()} if path.exists() else None
+    return {seq: move for seq, (_, move, _) in _Records(path, game).own.items()} if path.exists() else None
 
 
 class _Records:
     """The secret file: JSON lines, each fsynced before it counts; a torn last line is cut off."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, game: str) -> None:
         self.path = path
+        self.game = game  # the journal header's "started": another game's records in the file are left out
         self.own: dict[int, tuple[str, str, str | None]] = {}  # seq -> (player, private move, salt of a sealed one)
         self.race: dict[int, str] = {}  # seq of an own move -> the shuffle in use then
         self.far_seals: dict[int, tuple[str, str]] = {}  # seq -> (player, digest)
@@ -78,6 +80,8 @@ class _Records:
                     log.warning("remote: %s:%d: a record that cannot be read, left out (%s)", path, number, e)
 
     def _take(self, r: dict[str, Any]) -> None:
+        if r.get("game") != self.game:
+            return
         kind = r["kind"]
         if kind == "own":
             self.own[int(r["seq"])] = (str(r["player"]), str(r["move"]), r.get("salt"))
@@ -92,25 +96,27 @@ class _Records:
             self.revealed.add(str(r["name"]))
 
     def write(self, record: Mapping[str, Any]) -> None:
+        full = {**record, "game": self.game}
         with self.path.open("ab") as f:
-            f.write(canonical(record) + b"\n")
+            f.write(canonical(full) + b"\n")
             f.flush()
             os.fsync(f.fileno())
-        self._take(dict(record))
+        self._take(full)
 
 
 class Dealer:
-    """This table's secrets and draws in one shared game with hidden cards; ``far`` the far table's seats,
-    ``send(data)`` publishes a deck message, ``seal(seq, player, digest)`` a bet's seal."""
+    """This table's secrets and draws in one shared game with hidden cards (``game``: its journal header's
+    ``started``); ``far`` the far table's seats, ``send(data)`` publishes a deck message, ``seal(seq, player,
+    digest)`` a bet's seal."""
 
-    def __init__(self, journal: Path, code: str, far: frozenset[str], send: Send,
+    def __init__(self, journal: Path, game: str, code: str, far: frozenset[str], send: Send,
                  seal: Callable[[int, str, str], None], rng: random.Random | None = None) -> None:
         self.code = code
         self.rng = rng or secrets.SystemRandom()  # keys, shuffles and salts: seeded in a demo
         self.far = far
         self.send = send
         self.seal = seal
-        self.records = _Records(secrets_path(journal))
+        self.records = _Records(secrets_path(journal), game)
         self.far_locked: dict[str, dict[str, Any]] = {}  # a far first lock, until this table's state reaches it
         self.far_salts: dict[int, str] = {}  # far bets opened: seq -> salt
         self.far_keys: dict[str, int] = {}

@@ -149,7 +149,8 @@ class RemotePlay:
         if isinstance(flow.game, Hidden):
             if not isinstance(flow, HiddenPlay):
                 raise ValueError(f"{table.profile.game} cannot hide its cards from a far table yet")
-            self.dealer = Dealer(journal.path, code, flow.far, lambda data: self.link.deck(data),
+            self.dealer = Dealer(journal.path, str(journal.header.get("started", "")), code, flow.far,
+                                 lambda data: self.link.deck(data),
                                  lambda seq, player, seal: self.link.seal(seq, player, seal), flow.dice.rng)
             flow.ledger.hiding = flow.dealer = self.dealer
         if isinstance(flow.game, Simultaneous):
