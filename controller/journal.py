@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -31,9 +32,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engines.base import GameState, Hidden, Rolled, TableDecisions
+from engines.base import GameState, Hidden, Move, Rolled, TableDecisions
 from engines.registry import get_game
 
+log = logging.getLogger(__name__)
 UNDO = "undo"
 RECENT = 8  # the last lines a journal keeps in memory, for the views
 
@@ -181,7 +183,9 @@ def replay(contents: Contents, path: Path | None = None, private: Mapping[int, s
             state = undo_stack.pop()
         else:
             try:
-                move = state.parse_move(entry.move if private is None else private.get(entry.seq, entry.move))
+                move = state.parse_move(entry.move)
+                if private is not None and entry.seq in private:
+                    move = _private(state, move, private[entry.seq], f"{where}:{line}")
             except ValueError as e:
                 raise JournalError(f"{where}:{line}: {e}", line) from None
             if state.is_chance():
@@ -195,6 +199,21 @@ def replay(contents: Contents, path: Path | None = None, private: Mapping[int, s
                                line)
         states.append(state.clone())
     return states
+
+
+def _private(state: GameState, said: Move, kept: str, where: str) -> Move:
+    """The table's own hidden move for a line, if it is one the line announces; else the line's own (the secret
+    file and the journal disagree: the log says so, and the seat's secret is unknown here from now on)."""
+    try:
+        move = state.parse_move(kept)
+    except ValueError as e:
+        log.warning("%s: the secret kept for this line is not a move here (%s); playing on without it", where, e)
+        return said
+    if not isinstance(state, Hidden) or state.announce(move) != said:
+        log.warning("%s: the secret kept for this line (%s) is not what the line says; playing on without it",
+                    where, kept)
+        return said
+    return move
 
 
 def _signers(state: GameState) -> tuple[str, ...]:

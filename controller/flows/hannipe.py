@@ -206,8 +206,8 @@ class HannipeFlow(SensedFlow[State]):
 
     def takeback_offered(self) -> bool:
         """The pawns were put back as they stood before the last tip: offer to take it back (not a step the far
-        table may have acted on)."""
-        if self.far_step_stands():
+        table may have acted on, nor one after which the far table gave its share of the next card)."""
+        if self._step_stands():
             return False
         self.ask_undo()
         return True
@@ -216,6 +216,11 @@ class HannipeFlow(SensedFlow[State]):
         """A stuck or dead reed named: the mat screen shows it by horse and row (``stuck_line``)."""
         self._log(notice)
         self.redraw()
+
+    def _step_stands(self) -> bool:
+        """With a far table, the last step may not be taken back: the far table may have acted on it, or gave its
+        share of the card due next (a leader who read the card could then tip again)."""
+        return self.far_step_stands() or (self.dealer is not None and self.game.face_down() is not None)
 
     def _previous(self) -> State | None:
         """The race before the last tip, while BACK may still take it back (none past a chance event)."""
@@ -440,7 +445,7 @@ class HannipeFlow(SensedFlow[State]):
     def _take_back(self) -> bool:
         """BACK takes back the last tip while the next seat has not played (never past a chance event), and,
         with a far table, only the table's own, while the far table cannot have acted on it."""
-        if not self.ledger.steps or not self.ledger.steps[-1][1].startswith("tip") or self.far_step_stands():
+        if not self.ledger.steps or not self.ledger.steps[-1][1].startswith("tip") or self._step_stands():
             return False
         previous, text = self.ledger.steps[-1]
         if not self.saved(self.ledger.take_back(self.game.current_player or "chance")):

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from controller.journal import UNDO
 from controller.remote.deck import DeckBroken, Shuffle
 from controller.remote.lines import canonical
 from controller.remote.seals import SealBroken, digest
@@ -35,6 +36,7 @@ from controller.remote.sync import SyncStopped
 from engines.base import GameState, Hidden, Move, Shown
 
 log = logging.getLogger("boardkeeper.remote")
+_UNREAD = object()  # a card this table cannot read yet
 
 Send = Callable[[dict[str, Any]], None]
 
@@ -61,6 +63,7 @@ class _Records:
         self.own: dict[int, tuple[str, str, str | None]] = {}  # seq -> (player, private move, salt of a sealed one)
         self.race: dict[int, str] = {}  # seq of an own move -> the shuffle in use then
         self.far_seals: dict[int, tuple[str, str]] = {}  # seq -> (player, digest)
+        self.far_bets: dict[str, int] = {}  # far seat -> the seq of its bet line in the race under way
         self.shuffles: dict[str, Shuffle] = {}
         self.shared: dict[str, dict[str, tuple[str | None, str]]] = {}  # shuffle -> "deck:position" -> (seat, share)
         self.revealed: set[str] = set()  # shuffles whose key and salts were sent
@@ -88,6 +91,8 @@ class _Records:
             self.race[int(r["seq"])] = str(r.get("shuffle"))
         elif kind == "far_seal":
             self.far_seals[int(r["seq"])] = (str(r["player"]), str(r["seal"]))
+        elif kind == "far_bet":
+            self.far_bets[str(r["player"])] = int(r["seq"])
         elif kind == "shuffle":
             self.shuffles[str(r["shuffle"]["name"])] = Shuffle.from_json(r["shuffle"])
         elif kind == "shared":
@@ -122,12 +127,18 @@ class Dealer:
         self.far_keys: dict[str, int] = {}
         self.checked: set[str] = set()  # shuffles whose far work checked out
         self.waiting = ""  # what this table's draw waits for, for the screen
+        self.broken: str | None = None  # the far table's cards did not check out: play must stop
+        self.sealed_up_to = 0  # the journal's seq up to which this table's bets' seals went out
 
     # -- the ledger's side -----------------------------------------------------------------------------------
 
     def keep(self, seq: int, player: str, move: Move, said: Move, decision: bool) -> str | None:
-        """``move`` is journaled as ``said`` at ``seq``: keep it here first (fsynced), and seal it if it is a
-        decision (a bet). The notice if it could not be kept (nothing is journaled then)."""
+        """``move`` is to be journaled as ``said`` at ``seq``: keep it here first (fsynced), and seal it if it is a
+        decision (a bet); the seal goes out once the line is journaled (``flush``), so a line that could not be
+        saved never leaves a seal behind. The notice if it could not be kept (nothing is journaled then)."""
+        kept = self.records.own.get(seq)
+        if kept is not None and kept[:2] == (player, str(move)):
+            return None  # kept already: the journal could not take the line last time
         salt = format(self.rng.getrandbits(128), "032x") if decision else None
         shuffle = next(reversed(self.records.shuffles), None)
         try:
@@ -136,9 +147,14 @@ class Dealer:
         except OSError as e:
             log.error("remote: %s's secret could not be kept: %s", player, e)
             return f"NOT SAVED: {e.strerror or e}"
-        if salt is not None:
-            self.seal(seq, player, digest(self.code, seq, player, str(move), salt))
         return None
+
+    def flush(self, journaled: int) -> None:
+        """Send the seals of this table's bets journaled up to seq ``journaled`` (before those lines go out)."""
+        for seq, player, sealed in self.seals(journaled):
+            if seq > self.sealed_up_to:
+                self.seal(seq, player, sealed)
+        self.sealed_up_to = max(self.sealed_up_to, journaled)
 
     # -- the flow's side -------------------------------------------------------------------------------------
 
@@ -156,7 +172,11 @@ class Dealer:
         if down is None:
             return None
         deck = self.records.shuffles.get(down.shuffle)
-        card = deck.read(down.deck, down.position) if deck is not None and deck.final is not None else None
+        try:
+            card = deck.read(down.deck, down.position) if deck is not None and deck.final is not None else None
+        except DeckBroken as e:
+            self.broken = str(e)  # remote play stops on it: the flow only waits
+            card = None
         if card is None:
             self.waiting = "the far table's share of the cards"
             return None
@@ -201,9 +221,14 @@ class Dealer:
         a far seat is dealt or the leader turns, and at the race's end its key and its bets' salts; then check
         the far table's work once its key is here. ``SyncStopped`` if it does not check out."""
         assert isinstance(state, Hidden)
+        if self.broken is not None:
+            raise SyncStopped(f"the far table's cards do not check out: {self.broken}")
         decks, down = state.decks(), state.face_down()
         if decks is not None and not (state.is_chance() and down is None):  # past the shuffle here
-            self._second(decks)
+            try:
+                self._second(decks)
+            except DeckBroken as e:
+                raise SyncStopped(f"the far table's shuffle does not hold: {e}") from None
         if down is not None:
             deck = self.records.shuffles.get(down.shuffle)
             if deck is not None and deck.final is not None and (down.seat is None or down.seat in self.far):
@@ -269,21 +294,42 @@ class Dealer:
         return [{"part": "key", "shuffle": name, "key": format(deck.key, "x")}, *opens]
 
     def waits(self, line: Mapping[str, Any], state: GameState) -> bool:
-        """A far line that must wait: a hidden bet for its seal, a reveal for its salt and the deck's check."""
+        """A far line that must wait: a hidden bet for its seal; a card turned for all until this table can read
+        it too; a reveal for its salt and for the race's deck check."""
         assert isinstance(state, Hidden)
         move = self._far_move(line, state)
         if move is None:
             return False
         if state.hides(move):
             return line["seq"] not in self.records.far_seals
+        if self._turned_here(state) is _UNREAD:
+            return True
         if state.opens(move) is None:
             return False
         shown = state.shown()
         return self._far_bet(line["player"]) not in self.far_salts or shown is None or shown.shuffle not in self.checked
 
     def check(self, line: Mapping[str, Any], state: GameState) -> None:
-        """A far line due now: a reveal must open the seal of its seat's bet (``SealBroken`` otherwise)."""
-        opened = self._opened(line, state)
+        """A far line due now (``SealBroken`` if it may not be applied): it says no more than every seat may know,
+        a hidden bet is kept as its seat's bet of this race, a card turned for all is the one this table reads
+        too, a reveal opens the seal of its seat's bet, and no takeback undoes a step after which this table
+        gave its share of the next card."""
+        assert isinstance(state, Hidden)
+        who = f"seq {line['seq']} ({line['player']}: {line['move']})"
+        if line["move"] == UNDO and state.face_down() is not None:
+            raise SealBroken(f"{who}: a takeback after this table gave its share of the next card")
+        move = self._far_move(line, state)
+        if move is None:
+            return
+        said = state.announce(move)
+        if said != move:
+            raise SealBroken(f"{who}: shows what the rules hide (it must say {said})")
+        if state.hides(move):
+            self.records.write({"kind": "far_bet", "seq": line["seq"], "player": line["player"]})
+        card = self._turned_here(state)
+        if isinstance(card, str) and state.turn_up(card) != move:
+            raise SealBroken(f"{who}: this table's deck turns {state.turn_up(card)}")
+        opened = state.opens(move)
         if opened is None:
             return
         player = line["player"]
@@ -291,8 +337,23 @@ class Dealer:
         salt = self.far_salts.get(bet_seq)
         _, sealed = self.records.far_seals.get(bet_seq, ("", ""))
         if salt is None or digest(self.code, bet_seq, player, str(opened), salt) != sealed:
-            raise SealBroken(f"seq {line['seq']} ({player}): {line['move']} does not open the seal of {player}'s "
-                             f"bet at seq {bet_seq} (changed after sealing)")
+            raise SealBroken(f"{who}: does not open the seal of {player}'s bet at seq {bet_seq} (changed after "
+                             "sealing)")
+
+    def _turned_here(self, state: Hidden) -> str | object | None:
+        """The card a far seat turns for all now, as this table reads it (``_UNREAD`` while the far share is on
+        its way); None when no card is turned for all now."""
+        down = state.face_down()
+        if down is None or down.seat is not None:
+            return None
+        deck = self.records.shuffles.get(down.shuffle)
+        if deck is None or deck.final is None:
+            return _UNREAD
+        try:
+            card = deck.read(down.deck, down.position)
+        except DeckBroken as e:
+            raise SealBroken(f"the far table's share of the card turned is false: {e}") from None
+        return _UNREAD if card is None else card
 
     def _opened(self, line: Mapping[str, Any], state: GameState) -> Move | None:
         assert isinstance(state, Hidden)
@@ -300,17 +361,16 @@ class Dealer:
         return None if move is None else state.opens(move)
 
     def _far_move(self, line: Mapping[str, Any], state: GameState) -> Move | None:
-        """The far seat's move in ``line``, if it is one here (else the flow refuses it as it would any)."""
-        if line["player"] not in self.far:
-            return None
+        """The move of the far table's ``line`` (a far seat's, or a draw signed ``chance``), if it is one here
+        (else the flow refuses it as it would any)."""
         try:
             return state.parse_move(line["move"])
         except ValueError:
             return None
 
     def _far_bet(self, player: str) -> int:
-        """The seq of the far seat's last sealed bet (0: none)."""
-        return max((seq for seq, (p, _) in self.records.far_seals.items() if p == player), default=0)
+        """The seq of the far seat's bet line in the race under way, as applied here (0: none)."""
+        return self.records.far_bets.get(player, 0)
 
     def messages(self) -> Iterable[dict[str, Any]]:
         """The deck messages of the last two shuffles this table sent, again (the far table asked for what it
@@ -325,10 +385,13 @@ class Dealer:
             if name in self.records.revealed:
                 yield from self._reveal_messages(name)
 
-    def seals(self) -> list[tuple[int, str, str]]:
-        """This table's bets' seals, as sent (seq, player, digest)."""
+    def seals(self, journaled: int | None = None) -> list[tuple[int, str, str]]:
+        """This table's bets' seals (seq, player, digest), of lines journaled up to ``journaled`` (by default, of
+        those whose seals went out: what the far table may be sent again)."""
+        up_to = self.sealed_up_to if journaled is None else journaled
         return [(seq, player, digest(self.code, seq, player, move, salt))
-                for seq, (player, move, salt) in sorted(self.records.own.items()) if salt is not None]
+                for seq, (player, move, salt) in sorted(list(self.records.own.items())) if salt is not None
+                and seq <= up_to]
 
     def _store(self, deck: Shuffle) -> None:
         self.records.write({"kind": "shuffle", "shuffle": deck.to_json()})

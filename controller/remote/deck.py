@@ -4,9 +4,12 @@ Hannipe!'s horse cards and tip cards must be in an order that neither table can 
 seat must be readable by that seat's table alone. So both tables lock and shuffle every deck in turn, with a
 commutative lock (Shamir, Rivest and Adleman's "mental poker": exponentiation modulo a safe prime ``P``):
 
-1. The *first* table (the one that journals the shuffle) writes each card ``i`` as ``(i + 2)^2 mod P`` (a
-   quadratic residue, so that a lock cannot leak the residue bit either), locks each with its key ``e`` (``x^e``),
-   shuffles, and sends the lists.
+1. The *first* table (the one that journals the shuffle) writes card ``i`` of each deck as a hash of the
+   shuffle's name, the deck's and ``i``, squared modulo ``P`` (``encode``): a quadratic residue, so that a lock
+   cannot leak the residue bit, and one with no known relation to any other card. (Small numbers such as
+   ``(i + 2)^2`` would not do: a lock keeps products, ``x^e * y^e = (xy)^e``, so ``3^2 * 4^2 = 12^2`` would still
+   hold between three locked cards, for anyone to see.) It locks each with its key ``e`` (``x^e``), shuffles,
+   and sends the lists.
 2. The *second* table locks each again with its own key and shuffles again: that is the deck both tables play.
    No one knows its order; a card under both locks is read only once both take theirs off.
 3. A card dealt to a seat: the other table sends its *share*, the card with its own lock taken off (``x^d``,
@@ -14,18 +17,21 @@ commutative lock (Shamir, Rivest and Adleman's "mental poker": exponentiation mo
    both tables send their shares.
 4. At the race's end each table sends its key, and each checks the far table's work: its lock and shuffle
    was a permutation of the deck, every card it turned is the card at that place, every card its seats played
-   was dealt to them, and every share it sent was honest. A deck that does not check out stops play.
+   was dealt to them, and every share it sent is the card at its place with the far lock off. A deck that does
+   not check out stops play.
 
 Keys are fresh for every shuffle and never leave a table before the race is over. Pure: no network, no file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 # RFC 2409's 1024-bit MODP group (Oakley group 2): P is a safe prime, P = 2Q + 1 with Q prime. 1024 bits, not
@@ -42,9 +48,17 @@ class DeckBroken(ValueError):
     """The far table's locks, shares or cards do not check out: ``str()`` says which, in one line."""
 
 
-def encode(index: int) -> int:
-    """Card ``index`` of a deck as a quadratic residue modulo ``P``."""
-    return pow(index + 2, 2, P)
+@lru_cache(maxsize=32)
+def encodings(shuffle: str, deck: str, size: int) -> tuple[int, ...]:
+    """The cards of one deck of one shuffle as quadratic residues modulo ``P``: each a hash (SHAKE-256, 64 bits
+    longer than ``P`` so that its reduction is uniform) squared, distinct across decks and shuffles."""
+    out = []
+    for index in range(size):
+        digest = hashlib.shake_256(f"boardkeeper/deck/v1|{shuffle}|{deck}|{index}".encode()).digest(136)
+        out.append(pow(int.from_bytes(digest, "big") % P, 2, P))
+    if len(set(out)) != size:  # never seen: 2^-1000 or so
+        raise DeckBroken(f"deck {deck}: two cards hash alike")
+    return tuple(out)
 
 
 def new_key(rng: random.Random | None = None) -> int:
@@ -98,7 +112,7 @@ class Shuffle:
     def begin(cls, name: str, cards: Mapping[str, Sequence[str]], rng: random.Random | None = None) -> Shuffle:
         """The first table's shuffle: every deck written out, locked and shuffled (``locked``: to send)."""
         out = cls(name, {d: tuple(c) for d, c in cards.items()}, True, new_key(rng))
-        out.locked = {d: lock([encode(i) for i in range(len(c))], out.key, rng) for d, c in out.cards.items()}
+        out.locked = {d: lock(encodings(name, d, len(c)), out.key, rng) for d, c in out.cards.items()}
         return out
 
     @classmethod
@@ -141,8 +155,8 @@ class Shuffle:
 
     def _name(self, deck: str, value: int, where: str) -> str:
         names = self.cards[deck]
-        for i in range(len(names)):
-            if encode(i) == value:
+        for i, card in enumerate(encodings(self.name, deck, len(names))):
+            if card == value:
                 return names[i]
         raise DeckBroken(f"the card at {where} is no card of the deck: the far table's share is false")
 
@@ -158,8 +172,12 @@ class Shuffle:
             if self.first:  # the far table locked our decks again
                 if Counter(pow(v, far_key, P) for v in self.locked[d]) != Counter(self.final[d]):
                     raise DeckBroken(f"deck {d}: the far table's lock and shuffle is not a shuffle of our deck")
-            elif Counter(pow(encode(i), far_key, P) for i in range(len(names))) != Counter(self.locked[d]):
+            elif Counter(pow(v, far_key, P) for v in encodings(self.name, d, len(names))) != Counter(self.locked[d]):
                 raise DeckBroken(f"deck {d}: the far table's first lock is not a shuffle of the deck")
+        for at, share in self.far_shares.items():  # each share the far table sent: the card with its lock off
+            d, place = at.split(":")
+            if pow(share, far_key, P) != self.final[d][int(place)]:
+                raise DeckBroken(f"the far table's share of {at} is not the card at that place")
         both = unlock_key(far_key) * unlock_key(self.key) % Q
         for d, cards in turned.items():
             for position, shown in enumerate(cards):

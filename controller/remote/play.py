@@ -170,6 +170,8 @@ class RemotePlay:
             self._stop(f"at the far table, {self.link.far_stop}", tell=False)
             return []
         try:
+            if self.dealer is not None:
+                self.dealer.flush(self.journal.seq)  # the seals of bets journaled here go out before their lines
             while self._own:
                 line = self._own.pop(0)
                 self.sync.local(line)

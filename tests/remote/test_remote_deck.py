@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from controller.remote.deck import DeckBroken, P, Shuffle, encode
+from controller.remote.deck import DeckBroken, P, Shuffle, encodings
 
 HORSES = ("noiro", "roujo", "pepite", "cocotte")
 TIPS = tuple(f"{h}:{f}" for h in HORSES for f, n in (("0", 2), ("1", 2), ("2", 2), ("c", 1)) for _ in range(n))
@@ -47,7 +47,7 @@ def test_each_table_reads_its_own_cards_only_and_both_read_a_turned_card_alike()
     assert not Counter(here.values()) + Counter(there.values()) - Counter(TIPS)  # cards of the deck, none twice over
     for position in there:  # a far seat's card, with this table's own lock off: no card of the deck
         alone = pow(first.final["tips"][position], pow(first.key, -1, (P - 1) // 2), P)  # type: ignore[index]
-        assert alone not in {encode(i) for i in range(len(TIPS))}
+        assert alone not in encodings("1", "tips", len(TIPS))
     for table, other in ((first, second), (second, first)):
         table.take_share("horses", 0, format(other.share("horses", 0), "x"))
     assert first.read("horses", 0) == second.read("horses", 0) in HORSES
@@ -58,6 +58,18 @@ def test_each_table_reads_its_own_cards_only_and_both_read_a_turned_card_alike()
     second.check(first.key, {"horses": [second.read("horses", 0) or ""]},
                  {f"tips:{p}": DEAL[p] for p in here}, mine)
     assert Shuffle.from_json(first.to_json()) == first
+
+
+def test_no_card_is_a_product_of_cards_so_a_locked_deck_shows_no_relation() -> None:
+    """A lock keeps products (x^e * y^e = (xy)^e): with cards written as small numbers, 3^2 * 4^2 = 12^2 would name
+    three locked cards to anyone holding the deck. No card of either deck is another's square, or the product of
+    two; and the two decks share no card."""
+    for deck, size in (("horses", 6), ("tips", 42)):
+        cards = encodings("1", deck, size)
+        known = set(cards)
+        assert not [(a, b) for i, a in enumerate(cards) for b in cards[i:] if a * b % P in known]
+    assert not set(encodings("1", "horses", 6)) & set(encodings("1", "tips", 42))
+    assert encodings("1", "tips", 42) != encodings("2", "tips", 42)  # a new deck every race
 
 
 def test_the_order_is_the_second_tables_doing_too() -> None:
@@ -89,7 +101,7 @@ def test_a_first_lock_that_is_not_a_shuffle_is_caught() -> None:
     rng = random.Random(2)
     first = Shuffle.begin("1", {"horses": HORSES, "tips": TIPS}, rng)
     forged = first.locked_hex()
-    forged["tips"][0] = format(pow(encode(len(TIPS) - 1), first.key, P), "x")  # a cravache in place of a card
+    forged["tips"][0] = format(pow(encodings("1", "tips", len(TIPS))[-1], first.key, P), "x")  # a cravache twice
     second = Shuffle.answer("1", {"horses": HORSES, "tips": TIPS}, forged, rng)
     with pytest.raises(DeckBroken, match="deck tips: the far table's first lock is not a shuffle of the deck"):
         second.check(first.key, {}, {}, {})
@@ -111,6 +123,16 @@ def test_a_card_played_that_was_not_dealt_is_caught() -> None:
     other = next(c for c in TIPS if c not in played)
     with pytest.raises(DeckBroken, match=r"p3 played .*, but was dealt"):
         first.check(second.key, {}, {f"tips:{p}": "p3" for p in there}, {"p3": [other, *played[1:]]})
+
+
+def test_a_share_of_another_place_is_caught_at_the_end() -> None:
+    """The far table hands this table's seat a card it knows, the share of a place it was dealt itself: the
+    card reads, but the end's check names the share."""
+    first, second = _tables()
+    first.take_share("tips", 0, format(second.share("tips", 1), "x"))  # position 1 is p3's
+    assert first.read("tips", 0) is not None
+    with pytest.raises(DeckBroken, match="the far table's share of tips:0 is not the card at that place"):
+        first.check(second.key, {}, {}, {})
 
 
 def test_a_false_share_reads_no_card() -> None:
