@@ -553,16 +553,16 @@ def play(args: argparse.Namespace) -> int:
         if args.seat:
             raise UsageError("--seat is for the real table: at the terminal you play one seat (--as), bots the rest")
 
-        humans = terminal_seats(args.humans, seats, bots=bool(info.bots), game=info.name)
-        if args.remote is not None:
-            raise UsageError("--remote is for the real table for now; at the simulated table try 'boardkeeper demo "
-                             f"{info.name} --remote URL --as SEAT'")
+        humans = terminal_seats(args.humans, seats, bots=bool(info.bots) or args.remote is not None, game=info.name)
+        remote, _ = _remote_seats(info, seats, args.remote, list(humans) if args.remote is not None else [])
+        if remote is not None:
+            options = {**options, **info.remote_options}
         sim = game_profile(info, args.profile or f"{info.name}-sim", simulated="--sim")
         announce(info.name, sim.path, path)
         web = web_view(args.web, sim, path.parent) if args.web is not None else None
         try:
             return run_terminal(path, profile=sim, humans=humans, seats=seats, seed=args.seed, options=options,
-                                views=[web.attach] if web is not None else [])
+                                views=[web.attach] if web is not None else [], remote=remote)
         finally:
             if web is not None:
                 web.stop()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.dice import Dice
 from controller.events import Event
@@ -32,6 +32,9 @@ from controller.table import Table, build_table, keep_finished_aside, load_backe
 from controller.table_state import TableState, public_move
 from engines.bots import HeuristicBot
 from engines.registry import get_game, load_ref
+
+if TYPE_CHECKING:
+    from hw_config.remote import Remote
 
 HELP = """commands (LOC: a location as the screen names it, e.g. {example}):
   lift LOC [N]     take N pieces (default 1) off LOC
@@ -298,9 +301,11 @@ def _write(text: str) -> None:
 def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: tuple[str, ...],
                  seed: int | None = None,
                  options: dict[str, Any] | None = None, stdin: TextIO | None = None,
-                 write: Callable[[str], None] = _write, views: Sequence[Callable[[Table], None]] = ()) -> int:
+                 write: Callable[[str], None] = _write, views: Sequence[Callable[[Table], None]] = (),
+                 remote: Remote | None = None) -> int:
     """Play ``profile``'s game (a simulated profile) in the ``humans`` seats (one, several: hot-seat, or all),
-    the other ``seats`` by bots. ``views`` are attached to the table before the game starts (the web page)."""
+    the other ``seats`` by bots, or with ``remote`` by the far table of that game. ``views`` are attached to the
+    table before the game starts (the web page)."""
     game = profile.game
     stdin = stdin or sys.stdin  # read at the call: a test or a caller may have replaced it
 
@@ -312,13 +317,14 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         out(f"the game in {journal} is over; kept as {aside.name}, starting a new one")
     prof = profile
     hw = load_backend(prof, seed=seed or 0)
-    rng = random.Random(seed)
+    far = frozenset(seat for seat in seats if seat not in humans) if remote is not None else frozenset()
+    rng = random.Random(seed if not far else f"{seed}:{sorted(far)}")  # the far table draws with the same seed
 
     shown = [0]
     last: list[Screen | None] = [None]
     held: list[str] = []  # while ``fix`` works down a checklist, each screen waits for the next one
     told = [0]  # the journal lines said so far
-    bot_seats = frozenset(seat for seat in seats if seat not in humans)
+    bot_seats = frozenset(seat for seat in seats if seat not in humans and seat not in far)
     hidden = get_game(game).hidden
 
     def see(state: TableState) -> None:
@@ -346,11 +352,17 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         else:
             out("\n" + text)
 
-    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, options=options)
+    table = build_table(prof, hw, journal, Dice(rng if seed is not None else None), seed=seed, options=options,
+                        far=far)
     table.feed.watch(see)
     for attach in views:
         attach(table)
-    bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in seats if seat not in humans}
+    shared = None
+    if remote is not None:
+        from controller.remote.play import join  # paho-mqtt: only with a far table
+
+        shared = join(table, remote, humans)
+    bots = {seat: HeuristicBot(random.Random(f"{seed}:{seat}")) for seat in bot_seats}
     players = scripted_players(game)(hw.board, prof, table.flow, bots, rng) if bots else None
     if players is not None:
         players.patient = True  # a person reads each screen: the bots' hands wait for it, as people would
@@ -371,9 +383,10 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         """The person's next line. With a web page on, the table goes on meanwhile, so a seat's decision made
         on its phone is taken as it comes (the bots answer it, the screen and the board are printed again),
         not at the person's next command; the simulated time stands still while it waits. The line is then
-        read from the file itself, unbuffered, so no typed line waits unseen in a buffer."""
+        read from the file itself, unbuffered, so no typed line waits unseen in a buffer. A far table's lines
+        are taken the same way, as they come."""
         try:
-            fd = stdin.fileno() if views else -1
+            fd = stdin.fileno() if views or shared is not None else -1
         except (OSError, ValueError):  # a stream with no file under it (a test's text)
             fd = -1
         if fd < 0:
@@ -389,6 +402,8 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
                 continue
             seq = table.journal.seq
             table.loop.tick()
+            if table.finished() or (shared is not None and shared.stopped is not None):
+                return ""  # the far table's last line, or play stopped: no command is waited for
             if table.journal.seq != seq:
                 term.let_bots_play()
                 for line in board.lines():
@@ -399,7 +414,7 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         return head.decode(errors="replace") + "\n"
 
     try:
-        while not table.finished():
+        while not table.finished() and (shared is None or shared.stopped is None):
             for line in board.lines():
                 out(line)
             write(PROMPT)
@@ -436,7 +451,14 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
         stop_table(table)
         raise
     finally:
+        if shared is not None:
+            from controller.remote.play import LINGER_S
+
+            shared.link.close(linger_s=LINGER_S if table.finished() else 0.0)
         table.journal.close()
+    if shared is not None and shared.stopped is not None:
+        out(f"remote play stopped: {shared.stopped}; the game is saved in {journal}")
+        return 1
     if table.finished():
         for line in board.lines(again=True):  # the board as the game ended (a gate fallen, the last removals)
             out(line)

@@ -91,7 +91,8 @@ def test_two_tables_play_one_game(tmp_path: Path, game: str, seed: int, sides: t
     (["demo", "hannibal", "--as", "yellow"], "give --remote too"),
     (["play", "hannibal", "--profile", "hannibal", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "yellow",
       "--seat", "blue=mcts"], "the far table's seats are played there"),
-    (["play", "hannibal", "--sim", "--remote", "mqtt://127.0.0.1:1/game1"], "--remote is for the real table"),
+    (["play", "hannibal", "--sim", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "all"],
+     "every seat is this table's"),
     (["play", "factional", "--profile", "factional", "--remote", "mqtt://127.0.0.1:1/game1", "--as", "rome"],
      "factional cannot be played with a far table yet"),
 ])
@@ -192,3 +193,34 @@ def _own_seals(path: Path) -> list[int]:
         return []
     return [json.loads(raw)["seq"] for raw in path.read_text().splitlines() if raw.endswith("}")
             and "move" in json.loads(raw)]
+
+
+def test_a_person_at_the_terminal_plays_against_a_far_table(tmp_path: Path) -> None:
+    """``play hannibal --sim --as blue --remote URL``: the far table's demo plays yellow, which rolls and moves
+    first; the terminal prints its lines as they come, while it waits for the person's command, and its
+    ``fix`` follows yellow's move on the board. ``quit`` saves the game."""
+    broker = Broker(tmp_path)
+    url = f"mqtt://127.0.0.1:{broker.port}/TERMFAR1"
+    journal = tmp_path / "person.jsonl"
+    far = _demo("hannibal", 3, url, tmp_path / "far.jsonl", ["yellow"])
+    person = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--as", "blue",
+                               "--seed", "3", "--journal", str(journal), "--remote", url], cwd=ROOT_DIR,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert person.stdin is not None and person.stdout is not None
+    try:
+        said = ""
+        while "(Yellow: " not in said:  # the far seat's roll, printed while the terminal waits for a command
+            said += person.stdout.readline() or pytest.fail(f"the terminal ended: {said[-2000:]}")
+        while len(_lines(journal)) < 2:  # and its move, before the person's turn
+            said += person.stdout.readline()
+        person.stdin.write("fix\nquit\n")
+        person.stdin.flush()
+        out, err = person.communicate(timeout=120)
+    finally:
+        far.kill()
+        broker.kill()
+    assert person.returncode == 0, err[-3000:]
+    lines = _lines(journal)
+    assert [line["player"] for line in lines[:2]] == ["yellow", "yellow"]  # the far roll and move, journaled here
+    assert lines == _lines(tmp_path / "far.jsonl")[:len(lines)]
+    assert f"game saved in {journal}" in said + out
