@@ -117,8 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--web", metavar="[HOST:]PORT", help="serve the table's web page on the local network (real "
                       "table; default: the profile's [web])")
     play.add_argument("--remote", metavar="mqtt[s]://[USER:PASS@]HOST[:PORT]/CODE",
-                      help="real table: share the game with a far table over this MQTT broker; this table plays the "
-                      "--as seats, the far table the others")
+                      help="share the game with a far table over this MQTT broker; this table (the real one, or "
+                      "with --sim yours at the terminal) plays the --as seats, the far table the others")
     board = sub.add_parser("board", help="draw the game's board to print at scale and glue over the reeds")
     board.add_argument("game", help=game_help)
     board.add_argument("--out", type=Path, required=True, help="FILE.pdf (tiled on --paper, with crop marks), "
