@@ -89,8 +89,6 @@ TRANSITIONS: list[dict[str, Any]] = [
 class Dealer(Protocol):
     """The draws of a race shared with a far table (``controller.remote.dealer.Dealer``)."""
 
-    waiting: str
-
     def draw(self, state: State) -> Move | None: ...
 
 

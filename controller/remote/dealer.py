@@ -126,7 +126,7 @@ class Dealer:
         self.far_salts: dict[int, str] = {}  # far bets opened: seq -> salt
         self.far_keys: dict[str, int] = {}
         self.checked: set[str] = set()  # shuffles whose far work checked out
-        self.waiting = ""  # what this table's draw waits for, for the screen
+        self.waiting = ""  # what this table's draw waits for: remote play asks the far table again after a while
         self.broken: str | None = None  # the far table's cards did not check out: play must stop
         self.sealed_up_to = 0  # the journal's seq up to which this table's bets' seals went out
 
