@@ -401,7 +401,10 @@ def run_terminal(journal: Path, *, profile: Any, humans: Sequence[str], seats: t
                 typed.extend(chunk)
                 continue
             seq = table.journal.seq
-            table.loop.tick()
+            if shared is not None:
+                term.run(IDLE_S)  # a far table plays in real time: this table's clock runs too while it waits
+            else:
+                table.loop.tick()  # the simulated time stands still while the person types
             if table.finished() or (shared is not None and shared.stopped is not None):
                 return ""  # the far table's last line, or play stopped: no command is waited for
             if table.journal.seq != seq:

@@ -4,9 +4,11 @@ header's local fields; ``boardkeeper watch URL`` follows it line by line to its 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -197,30 +199,39 @@ def _own_seals(path: Path) -> list[int]:
 
 def test_a_person_at_the_terminal_plays_against_a_far_table(tmp_path: Path) -> None:
     """``play hannibal --sim --as blue --remote URL``: the far table's demo plays yellow, which rolls and moves
-    first; the terminal prints its lines as they come, while it waits for the person's command, and its
-    ``fix`` follows yellow's move on the board. ``quit`` saves the game."""
+    first; once the person has set up the board, the terminal takes the far lines as they come while it waits for
+    the next command (its clock runs meanwhile, as the far table's does), prints them, and ``fix`` follows
+    yellow's move on the board. ``quit`` saves the game."""
     broker = Broker(tmp_path)
     url = f"mqtt://127.0.0.1:{broker.port}/TERMFAR1"
-    journal = tmp_path / "person.jsonl"
-    far = _demo("hannibal", 3, url, tmp_path / "far.jsonl", ["yellow"])
+    journal, far_journal = tmp_path / "person.jsonl", tmp_path / "far.jsonl"
+    logs = {name: (tmp_path / f"{name}.out").open("w+") for name in ("far", "person", "person-err")}
+    far = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "hannibal", "--seed", "3", "--quiet",
+                            "--journal", str(far_journal), "--remote", url, "--as", "yellow"], cwd=ROOT_DIR,
+                           stdout=logs["far"], stderr=subprocess.STDOUT)
     person = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "hannibal", "--sim", "--as", "blue",
                                "--seed", "3", "--journal", str(journal), "--remote", url], cwd=ROOT_DIR,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert person.stdin is not None and person.stdout is not None
+                              stdin=subprocess.PIPE, stdout=logs["person"], stderr=logs["person-err"], text=True)
+    assert person.stdin is not None
     try:
-        said = ""
-        while "(Yellow: " not in said:  # the far seat's roll, printed while the terminal waits for a command
-            said += person.stdout.readline() or pytest.fail(f"the terminal ended: {said[-2000:]}")
-        while len(_lines(journal)) < 2:  # and its move, before the person's turn
-            said += person.stdout.readline()
-        person.stdin.write("fix\nquit\n")
+        person.stdin.write("fix\n")  # the pieces set up on the empty board, as the screen lists them
         person.stdin.flush()
-        out, err = person.communicate(timeout=120)
+        deadline = time.monotonic() + 120
+        while len(_lines(journal) if journal.exists() else []) < 2:  # no command typed since: the far lines come
+            assert time.monotonic() < deadline, "the far lines never came"
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                person.wait(timeout=0.1)
+            assert person.returncode is None, (tmp_path / "person-err.out").read_text()[-3000:]
+        person.stdin.write("fix\nquit\n")
+        person.stdin.close()
+        person.wait(timeout=120)
     finally:
         far.kill()
+        person.kill()
         broker.kill()
-    assert person.returncode == 0, err[-3000:]
+    out = (tmp_path / "person.out").read_text()
+    assert person.returncode == 0, (tmp_path / "person-err.out").read_text()[-3000:]
     lines = _lines(journal)
     assert [line["player"] for line in lines[:2]] == ["yellow", "yellow"]  # the far roll and move, journaled here
-    assert lines == _lines(tmp_path / "far.jsonl")[:len(lines)]
-    assert f"game saved in {journal}" in said + out
+    assert lines == _lines(far_journal)[:len(lines)]
+    assert "(Yellow: " in out and f"game saved in {journal}" in out
