@@ -237,16 +237,13 @@ class Dealer:
         if shown is not None:
             self._reveal(shown)
 
-    def _second(self, decks: tuple[str, dict[str, tuple[str, ...]]] | None) -> None:
+    def _second(self, decks: tuple[str, dict[str, tuple[str, ...]]]) -> None:
         """The far table journaled a shuffle and locked it first: lock and shuffle it again, once."""
-        if decks is None:
-            return
         name, cards = decks
         if name in self.records.shuffles or name not in self.far_locked:
             return
         self._store(Shuffle.answer(name, cards, self.far_locked[name], self.rng))
-        deck = self.records.shuffles[name]
-        self.send({"part": "final", "shuffle": name, "decks": deck.final_hex()})
+        self.send(_lock_message(self.records.shuffles[name]))
 
     def _share(self, deck: Shuffle, which: str, position: int, seat: str | None) -> None:
         """This table's share of a card the far table needs, once; kept, so that it is sent again as it is."""
@@ -258,7 +255,7 @@ class Dealer:
 
     def _send_locked(self, deck: Shuffle) -> None:
         if deck.first:
-            self.send({"part": "locked", "shuffle": deck.name, "decks": deck.locked_hex()})
+            self.send(_lock_message(deck))
 
     def _reveal(self, shown: Shown) -> None:
         """The race's bets are revealed now: send this table's key and its bets' salts (once), and check the far
@@ -376,10 +373,8 @@ class Dealer:
         """The deck messages of the last two shuffles this table sent, again (the far table asked for what it
         missed; one further back it had before it could play on)."""
         for name, deck in list(self.records.shuffles.items())[-2:]:
-            if deck.first:
-                yield {"part": "locked", "shuffle": name, "decks": deck.locked_hex()}
-            elif deck.final is not None:
-                yield {"part": "final", "shuffle": name, "decks": deck.final_hex()}
+            if deck.first or deck.final is not None:
+                yield _lock_message(deck)
             for at, (_, value) in list(self.records.shared.get(name, {}).items()):
                 yield _share_message(name, at, value)
             if name in self.records.revealed:
@@ -395,6 +390,13 @@ class Dealer:
 
     def _store(self, deck: Shuffle) -> None:
         self.records.write({"kind": "shuffle", "shuffle": deck.to_json()})
+
+
+def _lock_message(deck: Shuffle) -> dict[str, Any]:
+    """This table's lock of a shuffle as sent: the first table's locked decks, or the second's final ones."""
+    if deck.first:
+        return {"part": "locked", "shuffle": deck.name, "decks": deck.locked_hex()}
+    return {"part": "final", "shuffle": deck.name, "decks": deck.final_hex()}
 
 
 def _share_message(name: str, at: str, value: str) -> dict[str, Any]:
